@@ -1,0 +1,55 @@
+//! Command-line parsing and dispatch only: each command hands its arguments to a pipeline stage.
+
+mod sandbox;
+
+use crate::error;
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "psbench",
+    version,
+    about = "What does this database server setting, build or version cost on this workload?",
+    propagate_version = true
+)]
+pub struct Cli {
+    /// Where psbench keeps sandboxes, datadirs and snapshots [default: $PSBENCH_HOME or ~/.local/share/psbench]
+    #[arg(long, global = true, env = "PSBENCH_HOME", hide_env_values = true)]
+    pub home: Option<std::path::PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Private MySQL-family servers: start, stop, list, snapshot
+    #[command(subcommand)]
+    Sandbox(sandbox::SandboxCmd),
+}
+
+impl Cli {
+    fn home(&self) -> crate::server::Home {
+        match &self.home {
+            Some(h) => crate::server::Home::new(h),
+            None => crate::server::Home::from_env(),
+        }
+    }
+}
+
+/// Parse, run, and turn the outcome into an exit code (0 ok, 1 failed, 2 bad usage or input).
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    crate::server::registry::install_signal_handler();
+    let home = cli.home();
+    let result = match cli.command {
+        Command::Sandbox(cmd) => sandbox::run(cmd, &home),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("psbench: error: {}", error::one_line(&e));
+            error::exit_code(&e)
+        }
+    }
+}

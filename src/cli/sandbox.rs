@@ -1,0 +1,150 @@
+use crate::server::{sandbox, Home, Sandbox, SandboxSpec, ServerOption};
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Subcommand, Debug)]
+pub enum SandboxCmd {
+    /// Create (or reuse) a sandbox and start its server; returns once it accepts connections
+    Start(StartArgs),
+    /// Stop a sandbox's server by its own pid (SIGTERM, SIGKILL after 30 s)
+    Stop {
+        /// Sandbox names
+        #[arg(required = true)]
+        names: Vec<String>,
+    },
+    /// List sandboxes and whether their servers run
+    List,
+    /// Stop a sandbox cleanly and keep a copy of its datadir for later sandboxes (--from-snapshot)
+    Snapshot {
+        /// The sandbox to snapshot
+        name: String,
+        /// Name of the snapshot
+        snapshot: String,
+    },
+    /// Remove a stopped sandbox's directory
+    Remove {
+        #[arg(required = true)]
+        names: Vec<String>,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct StartArgs {
+    /// Sandbox name (its directory under <home>/sandboxes)
+    #[arg(long, default_value = "default")]
+    name: String,
+    /// A MySQL-family binary tree (bin/mariadbd or bin/mysqld); default: the system's mariadbd
+    #[arg(long)]
+    basedir: Option<PathBuf>,
+    /// Server option KEY=VALUE or KEY (repeatable); overrides the small-machine defaults
+    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// Start from a copy of this snapshot's datadir
+    #[arg(long)]
+    from_snapshot: Option<String>,
+    /// Discard the sandbox's datadir from an earlier start and begin from a fresh one
+    #[arg(long)]
+    fresh: bool,
+    /// Seconds to wait for the server to accept connections
+    #[arg(long, default_value_t = 60)]
+    ready_timeout: u64,
+}
+
+pub fn run(cmd: SandboxCmd, home: &Home) -> Result<()> {
+    match cmd {
+        SandboxCmd::Start(a) => start(a, home),
+        SandboxCmd::Stop { names } => {
+            for n in names {
+                if sandbox::stop_by_name(home, &n)? {
+                    println!("stopped sandbox '{n}'");
+                } else {
+                    println!("sandbox '{n}' was not running");
+                }
+            }
+            Ok(())
+        }
+        SandboxCmd::List => {
+            let all = sandbox::list(home);
+            if all.is_empty() {
+                println!("no sandboxes under {}", home.root().display());
+            }
+            for s in all {
+                let status = match s.process.filter(|p| p.is_running()) {
+                    Some(p) => format!("running  pid {:<7} port {:<5}", p.pid, s.port),
+                    None => "stopped".to_string(),
+                };
+                println!(
+                    "{:<16} {:<40} {}  socket {}",
+                    s.name,
+                    status,
+                    s.binaries.label(),
+                    s.socket.display()
+                );
+            }
+            Ok(())
+        }
+        SandboxCmd::Snapshot { name, snapshot } => {
+            let state = crate::server::SandboxState::load(&home.sandbox_dir(&name)).map_err(|_| {
+                crate::error::usage(format!("no sandbox named '{name}'"))
+            })?;
+            sandbox::stop_by_name(home, &name)?;
+            let dest = home.snapshot_dir(&snapshot);
+            if dest.exists() {
+                std::fs::remove_dir_all(&dest)?;
+            }
+            crate::server::datadir::copy(&state.datadir, &dest)?;
+            println!("snapshot '{snapshot}' of sandbox '{name}' at {}", dest.display());
+            Ok(())
+        }
+        SandboxCmd::Remove { names } => {
+            for n in names {
+                sandbox::remove(home, &n)?;
+                println!("removed sandbox '{n}'");
+            }
+            Ok(())
+        }
+    }
+}
+
+fn start(a: StartArgs, home: &Home) -> Result<()> {
+    let mut spec = SandboxSpec::new(&a.name, home.clone());
+    spec.basedir = a.basedir;
+    spec.options = a
+        .options
+        .iter()
+        .map(|o| ServerOption::parse(o))
+        .collect::<Result<_>>()?;
+    spec.fresh = a.fresh;
+    spec.ready_timeout = Duration::from_secs(a.ready_timeout);
+    spec.detached = true;
+    if let Some(snap) = a.from_snapshot {
+        let dir = home.snapshot_dir(&snap);
+        if !dir.is_dir() {
+            return Err(crate::error::usage(format!(
+                "no snapshot named '{snap}' under {}",
+                home.snapshots().display()
+            )));
+        }
+        spec.datadir_from = Some(dir);
+    }
+    let sb = Sandbox::start(spec)?;
+    let st = sb.detach();
+    println!(
+        "sandbox '{}' running: {} (pid {})",
+        st.name,
+        st.binaries.version,
+        st.process.map(|p| p.pid).unwrap_or(0)
+    );
+    println!("  socket  {}", st.socket.display());
+    println!("  port    {} (127.0.0.1)", st.port);
+    println!("  datadir {}", st.datadir.display());
+    println!("  log     {}", st.error_log.display());
+    println!(
+        "  connect mariadb --no-defaults -uroot -S {}",
+        st.socket.display()
+    );
+    println!("  stop    psbench sandbox stop {}", st.name);
+    Ok(())
+}

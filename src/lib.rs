@@ -1,0 +1,9 @@
+//! psbench: what does this database server setting, build or version cost on this workload?
+//!
+//! One module per pipeline stage (see DESIGN.md); each stage knows only the one before it.
+//! `cli` only parses arguments and calls into the stages.
+
+pub mod cli;
+pub mod error;
+pub mod server;
+pub mod workloads;

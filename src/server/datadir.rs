@@ -1,0 +1,208 @@
+//! Datadirs: initialised once per (binary, init options) and copied for every sandbox,
+//! so that each sandbox starts from the same state and loading never dominates study time.
+
+use super::basedir::{Binaries, Flavour};
+use super::options::{ServerOption, INIT_KEYS};
+use crate::error::usage;
+use anyhow::{bail, Context, Result};
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// True when running as root: the server then needs `--user=root`.
+pub fn running_as_root() -> bool {
+    nix::unistd::geteuid().is_root()
+}
+
+/// The options among `options` that shape a datadir at creation.
+pub fn init_options(options: &[ServerOption]) -> Vec<ServerOption> {
+    options
+        .iter()
+        .filter(|o| INIT_KEYS.contains(&o.base_key()))
+        .cloned()
+        .collect()
+}
+
+/// A freshly initialised datadir for these binaries and options, from the cache under
+/// `cache_root` (created on first use).
+pub fn pristine(bin: &Binaries, init_opts: &[ServerOption], cache_root: &Path) -> Result<PathBuf> {
+    let mut h = DefaultHasher::new();
+    bin.server.hash(&mut h);
+    bin.version.hash(&mut h);
+    if let Ok(m) = std::fs::metadata(&bin.server) {
+        m.len().hash(&mut h);
+        m.modified().ok().hash(&mut h);
+    }
+    for o in init_opts {
+        o.display().hash(&mut h);
+    }
+    let label: String = bin
+        .label()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '-' })
+        .collect();
+    let dir = cache_root.join(format!("{label}-{:016x}", h.finish()));
+    let data = dir.join("data");
+    if data.join("mysql").is_dir() {
+        return Ok(data);
+    }
+    std::fs::create_dir_all(cache_root)
+        .with_context(|| format!("creating {}", cache_root.display()))?;
+    let tmp = cache_root.join(format!(".tmp-{}-{:016x}", std::process::id(), h.finish()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp)?;
+    let result = initialise(bin, init_opts, &tmp.join("data"));
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(e);
+    }
+    // Another process may have won the race; either copy is as good.
+    if std::fs::rename(&tmp, &dir).is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    Ok(data)
+}
+
+/// Create a datadir with the tree's own initialiser.
+pub fn initialise(bin: &Binaries, init_opts: &[ServerOption], data: &Path) -> Result<()> {
+    let mut cmd: Command;
+    match bin.flavour {
+        Flavour::MariaDb => {
+            let install = bin
+                .install_db
+                .as_ref()
+                .context("no mariadb-install-db for this tree")?;
+            cmd = bin.command(install);
+            cmd.arg("--no-defaults");
+            if let Some(b) = &bin.basedir {
+                cmd.arg(format!("--basedir={}", b.display()));
+            }
+            cmd.arg(format!("--datadir={}", data.display()))
+                .arg("--auth-root-authentication-method=normal")
+                .arg("--skip-test-db")
+                .arg("--skip-name-resolve");
+        }
+        Flavour::MySql => {
+            cmd = bin.command(&bin.server);
+            cmd.arg("--no-defaults")
+                .arg("--initialize-insecure")
+                .arg(format!("--datadir={}", data.display()));
+            if let Some(b) = &bin.basedir {
+                cmd.arg(format!("--basedir={}", b.display()));
+            }
+        }
+    }
+    if running_as_root() {
+        cmd.arg("--user=root");
+    }
+    let mut opts = init_opts.to_vec();
+    if bin.flavour == Flavour::MariaDb && !opts.iter().any(|o| o.key == "innodb_log_file_size") {
+        // Match the sandbox default so the first start does not resize the redo log.
+        opts.push(ServerOption::new("innodb_log_file_size", "64M"));
+    }
+    for o in &opts {
+        cmd.arg(o.to_arg());
+    }
+    let out = cmd
+        .output()
+        .with_context(|| format!("running the datadir initialiser for {}", bin.label()))?;
+    if !out.status.success() || !data.join("mysql").is_dir() {
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        bail!(
+            "initialising a datadir at {} with {} failed ({}):\n{}",
+            data.display(),
+            bin.label(),
+            out.status,
+            super::errorlog::tail(&text, 12)
+        );
+    }
+    Ok(())
+}
+
+/// Bytes used by the files under `dir`.
+pub fn size_of(dir: &Path) -> u64 {
+    let mut total = 0;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        if let Ok(rd) = std::fs::read_dir(&d) {
+            for e in rd.flatten() {
+                match e.metadata() {
+                    Ok(m) if m.is_dir() => stack.push(e.path()),
+                    Ok(m) => total += m.len(),
+                    Err(_) => {}
+                }
+            }
+        }
+    }
+    total
+}
+
+/// Free bytes for an unprivileged writer on the filesystem holding `path` (or its nearest parent).
+pub fn free_space(path: &Path) -> Result<u64> {
+    let mut p = path.to_path_buf();
+    while !p.exists() {
+        if !p.pop() {
+            break;
+        }
+    }
+    let st = nix::sys::statvfs::statvfs(&p)
+        .with_context(|| format!("checking free space at {}", p.display()))?;
+    Ok(st.blocks_available() as u64 * st.fragment_size() as u64)
+}
+
+/// Copy a datadir (reflink where the filesystem allows, a plain copy otherwise), after
+/// checking that the destination has room for it.
+pub fn copy(src: &Path, dst: &Path) -> Result<()> {
+    let need = size_of(src);
+    let free = free_space(dst)?;
+    // Keep a margin: the server writes more than it copied (logs, temp files).
+    let margin = 64 << 20;
+    if need + margin > free {
+        return Err(usage(format!(
+            "not enough disk space for a datadir copy at {}: need {} MiB, {} MiB free",
+            dst.display(),
+            (need + margin) >> 20,
+            free >> 20
+        )));
+    }
+    if let Some(parent) = dst.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("creating {}", parent.display()))?;
+    }
+    let out = Command::new("cp")
+        .arg("-a")
+        .arg("--reflink=auto")
+        .arg(src)
+        .arg(dst)
+        .output()
+        .context("running cp")?;
+    if !out.status.success() {
+        bail!(
+            "copying datadir {} to {} failed: {}",
+            src.display(),
+            dst.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copies_and_measures() {
+        let d = tempfile::tempdir().unwrap();
+        let src = d.path().join("src");
+        std::fs::create_dir_all(src.join("sub")).unwrap();
+        std::fs::write(src.join("sub/f"), vec![7u8; 4096]).unwrap();
+        assert_eq!(size_of(&src), 4096);
+        let dst = d.path().join("a/b/dst");
+        copy(&src, &dst).unwrap();
+        assert_eq!(std::fs::read(dst.join("sub/f")).unwrap().len(), 4096);
+        assert!(free_space(&d.path().join("nonexistent/x")).unwrap() > 0);
+    }
+}

@@ -1,0 +1,151 @@
+//! Where a client connects: a sandbox or any external MySQL-family server.
+
+use crate::error::usage;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Connection parameters. The password is never serialised, so it cannot reach a results
+/// file, a report or a log through this type.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Endpoint {
+    pub host: String,
+    pub port: u16,
+    /// When set, the client connects over this unix socket and ignores host and port.
+    pub socket: Option<PathBuf>,
+    pub user: String,
+    #[serde(skip)]
+    pub password: Option<String>,
+    pub database: Option<String>,
+}
+
+impl Endpoint {
+    pub fn tcp(host: &str, port: u16, user: &str) -> Self {
+        Endpoint {
+            host: host.to_string(),
+            port,
+            socket: None,
+            user: user.to_string(),
+            password: None,
+            database: None,
+        }
+    }
+
+    pub fn with_database(mut self, db: Option<&str>) -> Self {
+        self.database = db.map(str::to_string);
+        self
+    }
+
+    pub fn with_socket(mut self, socket: Option<PathBuf>) -> Self {
+        self.socket = socket;
+        self
+    }
+
+    /// `socket /path/mysqld.sock` or `127.0.0.1:3306`, for messages.
+    pub fn describe(&self) -> String {
+        match &self.socket {
+            Some(s) => format!("socket {}", s.display()),
+            None => format!("{}:{}", self.host, self.port),
+        }
+    }
+
+    pub fn opts(&self) -> mysql::Opts {
+        let mut b = mysql::OptsBuilder::new()
+            .user(Some(self.user.clone()))
+            .pass(self.password.clone())
+            .db_name(self.database.clone())
+            // Keep the transport the user chose: the crate would otherwise switch TCP to the socket.
+            .prefer_socket(false)
+            .tcp_connect_timeout(Some(Duration::from_secs(10)));
+        b = match &self.socket {
+            Some(s) => b.socket(Some(s.display().to_string())),
+            None => b.ip_or_hostname(Some(self.host.clone())).tcp_port(self.port),
+        };
+        mysql::Opts::from(b)
+    }
+
+    /// Connect, classifying the usual user mistakes (wrong password, missing database,
+    /// unreachable server) as usage errors with a hint.
+    pub fn connect(&self) -> Result<mysql::Conn> {
+        mysql::Conn::new(self.opts()).map_err(|e| self.explain(e))
+    }
+
+    /// Like `connect`, without the database (to create it).
+    pub fn connect_without_db(&self) -> Result<mysql::Conn> {
+        self.clone().with_database(None).connect()
+    }
+
+    fn explain(&self, e: mysql::Error) -> anyhow::Error {
+        let at = self.describe();
+        match &e {
+            mysql::Error::MySqlError(me) if me.code == 1045 => usage(format!(
+                "access denied for user '{}' at {at}: wrong user or password \
+                 (--mysql-user, --mysql-password or PSBENCH_MYSQL_PASSWORD)",
+                self.user
+            )),
+            mysql::Error::MySqlError(me) if me.code == 1049 => usage(format!(
+                "database '{}' does not exist at {at}: create it, or let `prepare` create it",
+                self.database.as_deref().unwrap_or("")
+            )),
+            mysql::Error::IoError(io) => usage(format!(
+                "cannot reach a server at {at}: {io} (is it running? check --mysql-host/--mysql-port/--mysql-socket)"
+            )),
+            _ => anyhow::Error::new(e).context(format!("connecting to {at} as '{}'", self.user)),
+        }
+    }
+}
+
+/// Read a password from an option file (`password=...` under any group, as in my.cnf),
+/// so it need not appear on the command line or in the process title.
+pub fn password_from_file(path: &std::path::Path) -> Result<String> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading password file {}", path.display()))
+        .map_err(|e| usage(format!("{e:#}")))?;
+    for line in text.lines() {
+        let line = line.trim();
+        if let Some((k, v)) = line.split_once('=') {
+            if k.trim() == "password" {
+                return Ok(v.trim().trim_matches(|c| c == '"' || c == '\'').to_string());
+            }
+        }
+    }
+    if !text.contains('=') && !text.trim().is_empty() && text.lines().count() == 1 {
+        return Ok(text.trim().to_string());
+    }
+    Err(usage(format!(
+        "no `password=` line in {}",
+        path.display()
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn password_is_not_serialised() {
+        let mut e = Endpoint::tcp("127.0.0.1", 3306, "u");
+        e.password = Some("secret-pw".into());
+        let json = serde_json::to_string(&e).unwrap();
+        assert!(!json.contains("secret-pw"));
+    }
+
+    #[test]
+    fn reads_option_files() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("my.cnf");
+        std::fs::write(&p, "[client]\nuser=x\npassword = \"s3cret\"\n").unwrap();
+        assert_eq!(password_from_file(&p).unwrap(), "s3cret");
+        std::fs::write(&p, "[client]\nuser=x\n").unwrap();
+        assert!(crate::error::is_usage(&password_from_file(&p).unwrap_err()));
+    }
+
+    #[test]
+    fn unreachable_server_is_a_usage_error() {
+        let port = crate::server::port::free_port().unwrap();
+        let e = Endpoint::tcp("127.0.0.1", port, "root").connect().unwrap_err();
+        assert!(crate::error::is_usage(&e), "{e:#}");
+        assert!(e.to_string().contains("cannot reach"));
+    }
+}

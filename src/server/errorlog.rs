@@ -1,0 +1,96 @@
+//! Reading the server's error log: the part written since a given start, the lines that
+//! explain a failure, and the typical causes (a rejected option, a taken port).
+
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+/// Current size of the log, to read only what a new start appends.
+pub fn offset(path: &Path) -> u64 {
+    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+}
+
+/// The text written since `from`.
+pub fn since(path: &Path, from: u64) -> String {
+    let mut s = String::new();
+    if let Ok(mut f) = std::fs::File::open(path) {
+        let _ = f.seek(SeekFrom::Start(from));
+        let mut buf = Vec::new();
+        let _ = f.read_to_end(&mut buf);
+        s = String::from_utf8_lossy(&buf).into_owned();
+    }
+    s
+}
+
+/// The last `n` lines, for quoting in an error message.
+pub fn tail(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(n)..].join("\n")
+}
+
+/// Why the server refused to start, as the server said it; the best single line first.
+#[derive(Debug, PartialEq, Eq)]
+pub enum StartFailure {
+    /// `unknown variable 'no_such_option=1'` / `unknown option '--foo'`: the user's option.
+    RejectedOption { option: String, line: String },
+    /// Another process took our port between choosing it and binding it.
+    PortInUse,
+    /// Anything else: the `[ERROR]` lines (or the tail of the log when there are none).
+    Other { lines: String },
+}
+
+pub fn diagnose(log: &str) -> StartFailure {
+    for line in log.lines() {
+        for marker in ["unknown variable '", "unknown option '", "ambiguous option '"] {
+            if let Some(pos) = line.find(marker) {
+                let rest = &line[pos + marker.len()..];
+                let option = rest.split('\'').next().unwrap_or(rest);
+                let option = option.trim_start_matches("--").to_string();
+                return StartFailure::RejectedOption {
+                    option,
+                    line: line.trim().to_string(),
+                };
+            }
+        }
+    }
+    if log.contains("Address already in use") || log.contains("Bind on TCP/IP port") {
+        return StartFailure::PortInUse;
+    }
+    let errors: Vec<&str> = log.lines().filter(|l| l.contains("[ERROR]")).collect();
+    let lines = if errors.is_empty() {
+        tail(log, 8)
+    } else {
+        errors[errors.len().saturating_sub(8)..].join("\n")
+    };
+    StartFailure::Other { lines }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_rejected_option() {
+        let log = "2026-11-22  6:40:01 0 [Note] Starting MariaDB\n\
+                   2026-11-22  6:40:01 0 [ERROR] /usr/sbin/mariadbd: unknown variable 'no_such_option=1'\n\
+                   2026-11-22  6:40:01 0 [ERROR] Aborting\n";
+        match diagnose(log) {
+            StartFailure::RejectedOption { option, line } => {
+                assert_eq!(option, "no_such_option=1");
+                assert!(line.contains("[ERROR] /usr/sbin/mariadbd: unknown variable"));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn finds_a_taken_port_and_other_errors() {
+        assert_eq!(
+            diagnose("[ERROR] Can't start server: Bind on TCP/IP port. Got error: 98: Address already in use"),
+            StartFailure::PortInUse
+        );
+        match diagnose("[Note] a\n[ERROR] InnoDB: corrupt\n[ERROR] Aborting\n") {
+            StartFailure::Other { lines } => assert!(lines.contains("InnoDB: corrupt")),
+            other => panic!("{other:?}"),
+        }
+    }
+}

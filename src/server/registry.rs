@@ -1,0 +1,101 @@
+//! Every server this process started and still owns, so that SIGINT, SIGTERM or SIGHUP stops
+//! them all before psbench exits: no orphan server is left behind.
+
+use super::process::{ProcState, ProcessId};
+use nix::sys::signal::Signal;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, Once};
+use std::time::{Duration, Instant};
+
+static SERVERS: Mutex<Option<HashMap<u64, ProcessId>>> = Mutex::new(None);
+static NEXT: AtomicU64 = AtomicU64::new(1);
+static HANDLER: Once = Once::new();
+
+/// Hooks run on a terminating signal before the servers are stopped (e.g. to flush results).
+type Hook = Box<dyn Fn() + Send + Sync>;
+static HOOKS: Mutex<Vec<Hook>> = Mutex::new(Vec::new());
+
+/// Record a started server; returns the key to unregister it with.
+pub fn register(id: ProcessId) -> u64 {
+    install_signal_handler();
+    let key = NEXT.fetch_add(1, Ordering::Relaxed);
+    SERVERS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get_or_insert_with(HashMap::new)
+        .insert(key, id);
+    key
+}
+
+pub fn unregister(key: u64) {
+    if let Some(m) = SERVERS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_mut()
+    {
+        m.remove(&key);
+    }
+}
+
+/// Run `hook` when a terminating signal arrives, before servers are stopped.
+pub fn on_signal(hook: impl Fn() + Send + Sync + 'static) {
+    install_signal_handler();
+    HOOKS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(Box::new(hook));
+}
+
+/// Stop every registered server: SIGTERM to all at once, up to `grace` for them to finish,
+/// then SIGKILL for the rest.
+pub fn stop_all(grace: Duration) {
+    let ids: Vec<ProcessId> = SERVERS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_mut()
+        .map(|m| m.drain().map(|(_, v)| v).collect())
+        .unwrap_or_default();
+    for id in &ids {
+        id.signal(Signal::SIGTERM);
+    }
+    let start = Instant::now();
+    while start.elapsed() < grace && ids.iter().any(|i| i.state() == ProcState::Running) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    for id in &ids {
+        id.signal(Signal::SIGKILL);
+    }
+}
+
+/// Installed once, on the first registered server (or explicitly by the CLI).
+pub fn install_signal_handler() {
+    HANDLER.call_once(|| {
+        let mut signals = match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("psbench: warning: cannot install signal handler: {e}");
+                return;
+            }
+        };
+        std::thread::Builder::new()
+            .name("psbench-signals".into())
+            .spawn(move || {
+                if let Some(sig) = signals.forever().next() {
+                    let name = match sig {
+                        SIGINT => "SIGINT",
+                        SIGTERM => "SIGTERM",
+                        _ => "SIGHUP",
+                    };
+                    eprintln!("\npsbench: {name} received: stopping the servers it started");
+                    for hook in HOOKS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+                        hook();
+                    }
+                    stop_all(Duration::from_secs(8));
+                    std::process::exit(128 + sig);
+                }
+            })
+            .ok();
+    });
+}

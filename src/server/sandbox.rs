@@ -1,0 +1,536 @@
+//! A private server: its own directory, datadir copy, free port, socket, pid file and error
+//! log, bound to 127.0.0.1, started with `--no-defaults` and an explicit option list, and
+//! stopped by its own pid. Dropping a [`Sandbox`] stops its server.
+
+use super::basedir::{Binaries, Flavour};
+use super::datadir;
+use super::endpoint::Endpoint;
+use super::errorlog::{self, StartFailure};
+use super::home::Home;
+use super::options::{self, ServerOption};
+use super::port::free_port;
+use super::process::ProcessId;
+use super::registry;
+use crate::error::usage;
+use anyhow::{anyhow, bail, Context, Result};
+use mysql::prelude::Queryable;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// What to start.
+#[derive(Clone, Debug)]
+pub struct SandboxSpec {
+    pub name: String,
+    pub home: Home,
+    /// `None`: the system's mariadbd.
+    pub basedir: Option<PathBuf>,
+    /// The variant's options; they override the small-machine defaults.
+    pub options: Vec<ServerOption>,
+    /// Start from a copy of this datadir (a snapshot) instead of a fresh one.
+    pub datadir_from: Option<PathBuf>,
+    /// Discard this sandbox's datadir from an earlier start.
+    pub fresh: bool,
+    pub ready_timeout: Duration,
+    /// Program and arguments to run the server under (e.g. valgrind for cost mode).
+    pub wrapper: Vec<String>,
+    /// Leave the server running when this process exits (the `sandbox start` command).
+    pub detached: bool,
+}
+
+impl SandboxSpec {
+    pub fn new(name: &str, home: Home) -> Self {
+        SandboxSpec {
+            name: name.to_string(),
+            home,
+            basedir: None,
+            options: Vec::new(),
+            datadir_from: None,
+            fresh: false,
+            ready_timeout: Duration::from_secs(60),
+            wrapper: Vec::new(),
+            detached: false,
+        }
+    }
+
+    pub fn option(mut self, kv: &str) -> Result<Self> {
+        self.options.push(ServerOption::parse(kv)?);
+        Ok(self)
+    }
+}
+
+/// What a sandbox directory records about its server (`sandbox.json`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SandboxState {
+    pub name: String,
+    pub dir: PathBuf,
+    pub datadir: PathBuf,
+    pub socket: PathBuf,
+    pub port: u16,
+    pub error_log: PathBuf,
+    pub process: Option<ProcessId>,
+    pub binaries: Binaries,
+    /// Every option passed to the server, defaults included, in order.
+    pub options: Vec<ServerOption>,
+    pub started_unix: u64,
+}
+
+impl SandboxState {
+    pub fn is_running(&self) -> bool {
+        self.process.is_some_and(|p| p.is_running())
+    }
+
+    /// The root account over the sandbox's socket.
+    pub fn admin_endpoint(&self) -> Endpoint {
+        Endpoint::tcp("127.0.0.1", self.port, "root").with_socket(Some(self.socket.clone()))
+    }
+
+    fn file(dir: &Path) -> PathBuf {
+        dir.join("sandbox.json")
+    }
+
+    pub fn load(dir: &Path) -> Result<Self> {
+        let f = Self::file(dir);
+        let text =
+            std::fs::read_to_string(&f).with_context(|| format!("reading {}", f.display()))?;
+        serde_json::from_str(&text).with_context(|| format!("parsing {}", f.display()))
+    }
+
+    fn save(&self) -> Result<()> {
+        let f = Self::file(&self.dir);
+        let tmp = f.with_extension("json.tmp");
+        std::fs::write(&tmp, serde_json::to_vec_pretty(self)?)
+            .with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, &f).with_context(|| format!("writing {}", f.display()))
+    }
+}
+
+/// A running server owned by this process.
+pub struct Sandbox {
+    spec: SandboxSpec,
+    state: SandboxState,
+    child: Option<Child>,
+    registry_key: Option<u64>,
+    variables: BTreeMap<String, String>,
+}
+
+/// Unix socket paths are limited to 107 bytes.
+const MAX_SOCKET_PATH: usize = 107;
+const STOP_GRACE: Duration = Duration::from_secs(30);
+
+impl Sandbox {
+    /// Create (or reuse) the sandbox's datadir, start the server, wait until it accepts
+    /// connections, read back its variables and check that the options took effect.
+    pub fn start(spec: SandboxSpec) -> Result<Sandbox> {
+        validate_name(&spec.name)?;
+        let dir = spec.home.sandbox_dir(&spec.name);
+        let run = dir.join("run");
+        let socket = run.join("mysqld.sock");
+        if socket.as_os_str().len() > MAX_SOCKET_PATH {
+            return Err(usage(format!(
+                "socket path {} is longer than {MAX_SOCKET_PATH} bytes: set PSBENCH_HOME to a shorter directory",
+                socket.display()
+            )));
+        }
+        if let Ok(old) = SandboxState::load(&dir) {
+            if old.is_running() {
+                return Err(usage(format!(
+                    "sandbox '{}' is already running (pid {}): `psbench sandbox stop {}` first",
+                    spec.name,
+                    old.process.map(|p| p.pid).unwrap_or(0),
+                    spec.name
+                )));
+            }
+        }
+        let binaries = Binaries::locate(spec.basedir.as_deref())?;
+        let datadir = dir.join("data");
+        if spec.fresh || spec.datadir_from.is_some() {
+            if datadir.exists() {
+                std::fs::remove_dir_all(&datadir)
+                    .with_context(|| format!("removing old datadir {}", datadir.display()))?;
+            }
+        }
+        if !datadir.join("mysql").is_dir() {
+            let _ = std::fs::remove_dir_all(&datadir);
+            let src = match &spec.datadir_from {
+                Some(s) => {
+                    if !s.join("mysql").is_dir() {
+                        return Err(usage(format!(
+                            "{} is not a datadir (no mysql/ in it)",
+                            s.display()
+                        )));
+                    }
+                    s.clone()
+                }
+                None => datadir::pristine(
+                    &binaries,
+                    &datadir::init_options(&spec.options),
+                    &spec.home.initdb_cache(),
+                )
+                .with_context(|| format!("creating a datadir for sandbox '{}'", spec.name))?,
+            };
+            datadir::copy(&src, &datadir)?;
+        }
+        std::fs::create_dir_all(&run).with_context(|| format!("creating {}", run.display()))?;
+        let options = options::merge(options::defaults(binaries.flavour), &spec.options);
+        let state = SandboxState {
+            name: spec.name.clone(),
+            dir: dir.clone(),
+            datadir,
+            socket,
+            port: 0,
+            error_log: run.join("error.log"),
+            process: None,
+            binaries,
+            options,
+            started_unix: 0,
+        };
+        let mut sb = Sandbox {
+            spec,
+            state,
+            child: None,
+            registry_key: None,
+            variables: BTreeMap::new(),
+        };
+        sb.boot()?;
+        Ok(sb)
+    }
+
+    /// Start the server process on a free port and wait for it; a port taken in the
+    /// meantime is not an error, another one is chosen.
+    fn boot(&mut self) -> Result<()> {
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            self.state.port = free_port()?;
+            let log_from = errorlog::offset(&self.state.error_log);
+            self.launch()?;
+            match self.wait_ready(log_from) {
+                Ok(()) => break,
+                Err(StartError::PortInUse) if attempts < 5 => continue,
+                Err(StartError::PortInUse) => bail!("no free port found after {attempts} attempts"),
+                Err(StartError::Failed(e)) => return Err(e),
+            }
+        }
+        if self.state.binaries.flavour == Flavour::MySql {
+            // --initialize-insecure creates root@localhost only; allow TCP from 127.0.0.1 too.
+            let mut c = self.state.admin_endpoint().connect()?;
+            c.query_drop(
+                "CREATE USER IF NOT EXISTS 'root'@'127.0.0.1'; \
+                 GRANT ALL ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION",
+            )
+            .context("creating root@127.0.0.1")?;
+        }
+        self.variables = self.read_variables()?;
+        let bad = options::not_applied(&self.state.options, &self.variables);
+        if !bad.is_empty() {
+            let what: Vec<String> = bad
+                .iter()
+                .map(|(o, v)| format!("{} (server reports {v})", o.display()))
+                .collect();
+            let _ = self.shutdown();
+            bail!(
+                "sandbox '{}': option did not take effect: {}",
+                self.state.name,
+                what.join(", ")
+            );
+        }
+        self.state.started_unix = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        self.state.save()
+    }
+
+    fn launch(&mut self) -> Result<()> {
+        let s = &self.state;
+        let bin = &s.binaries;
+        let _ = std::fs::remove_file(&s.socket);
+        let mut args: Vec<String> = vec!["--no-defaults".into()];
+        if let Some(b) = &bin.basedir {
+            args.push(format!("--basedir={}", b.display()));
+        }
+        if let Some(p) = &bin.plugin_dir {
+            args.push(format!("--plugin-dir={}", p.display()));
+        }
+        args.extend([
+            format!("--datadir={}", s.datadir.display()),
+            format!("--port={}", s.port),
+            "--bind-address=127.0.0.1".into(),
+            format!("--socket={}", s.socket.display()),
+            format!("--pid-file={}", s.dir.join("run/mysqld.pid").display()),
+            format!("--log-error={}", s.error_log.display()),
+        ]);
+        if datadir::running_as_root() {
+            args.push("--user=root".into());
+        }
+        args.extend(s.options.iter().map(ServerOption::to_arg));
+
+        let mut cmd = match self.spec.wrapper.split_first() {
+            Some((prog, wargs)) => {
+                let mut c = bin.command(Path::new(prog));
+                c.args(wargs).arg(&bin.server);
+                c
+            }
+            None => bin.command(&bin.server),
+        };
+        let out = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(s.dir.join("run/server.out"))?;
+        cmd.args(&args)
+            .stdin(Stdio::null())
+            .stdout(out.try_clone()?)
+            .stderr(out)
+            // Its own process group: a ^C at the terminal reaches psbench, which stops it.
+            .process_group(0);
+        if !self.spec.detached {
+            // Even if psbench is killed outright, the server does not outlive it.
+            unsafe {
+                cmd.pre_exec(|| {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+                    Ok(())
+                });
+            }
+        }
+        let child = cmd
+            .spawn()
+            .with_context(|| format!("starting {}", bin.server.display()))?;
+        let id = ProcessId::of(child.id() as i32)?;
+        self.registry_key = Some(registry::register(id));
+        self.state.process = Some(id);
+        self.child = Some(child);
+        Ok(())
+    }
+
+    fn wait_ready(&mut self, log_from: u64) -> std::result::Result<(), StartError> {
+        let start = Instant::now();
+        let admin = self.state.admin_endpoint();
+        loop {
+            if let Some(status) = self.child.as_mut().and_then(|c| c.try_wait().ok().flatten()) {
+                self.forget_process();
+                let log = errorlog::since(&self.state.error_log, log_from);
+                return Err(match errorlog::diagnose(&log) {
+                    StartFailure::PortInUse => StartError::PortInUse,
+                    StartFailure::RejectedOption { option, line } => {
+                        StartError::Failed(usage(format!(
+                            "sandbox '{}': the server rejected option '{option}': {line}",
+                            self.state.name
+                        )))
+                    }
+                    StartFailure::Other { lines } => StartError::Failed(anyhow!(
+                        "sandbox '{}': server exited during start-up ({status}); its error log {} says:\n{lines}",
+                        self.state.name,
+                        self.state.error_log.display()
+                    )),
+                });
+            }
+            if self.state.socket.exists() && admin.connect().is_ok() {
+                return Ok(());
+            }
+            if start.elapsed() > self.spec.ready_timeout {
+                let _ = self.shutdown();
+                let log = errorlog::since(&self.state.error_log, log_from);
+                return Err(StartError::Failed(anyhow!(
+                    "sandbox '{}': server not ready after {:?}; last lines of {}:\n{}",
+                    self.state.name,
+                    self.spec.ready_timeout,
+                    self.state.error_log.display(),
+                    errorlog::tail(&log, 10)
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn read_variables(&self) -> Result<BTreeMap<String, String>> {
+        let mut c = self.state.admin_endpoint().connect()?;
+        let rows: Vec<(String, String)> = c
+            .query("SHOW GLOBAL VARIABLES")
+            .with_context(|| format!("reading variables of sandbox '{}'", self.state.name))?;
+        Ok(rows.into_iter().collect())
+    }
+
+    fn forget_process(&mut self) {
+        if let Some(k) = self.registry_key.take() {
+            registry::unregister(k);
+        }
+        self.child = None;
+        self.state.process = None;
+    }
+
+    /// Stop the server (SIGTERM, SIGKILL after a bound). Returns whether it shut down cleanly.
+    fn shutdown(&mut self) -> Result<bool> {
+        let clean = match (self.state.process, self.child.as_mut()) {
+            (Some(id), Some(child)) => id.terminate(STOP_GRACE, || {
+                let _ = child.try_wait();
+            }),
+            (Some(id), None) => id.terminate(STOP_GRACE, || {}),
+            _ => true,
+        };
+        if let Some(c) = self.child.as_mut() {
+            let _ = c.wait();
+        }
+        self.forget_process();
+        let _ = self.state.save();
+        Ok(clean)
+    }
+
+    /// Stop the server and keep the directory (its datadir can be snapshotted or reused).
+    pub fn stop(mut self) -> Result<bool> {
+        self.shutdown()
+    }
+
+    /// Stop, then start again with other options on the same datadir.
+    pub fn restart_with(&mut self, options: Vec<ServerOption>) -> Result<()> {
+        self.shutdown()?;
+        self.spec.options = options;
+        self.state.options = options::merge(
+            options::defaults(self.state.binaries.flavour),
+            &self.spec.options,
+        );
+        self.boot()
+    }
+
+    /// Stop cleanly and copy the datadir to `dest`, for later sandboxes to start from.
+    pub fn snapshot(&mut self, dest: &Path) -> Result<()> {
+        if !self.shutdown()? {
+            bail!(
+                "sandbox '{}' did not shut down cleanly; not snapshotting its datadir",
+                self.state.name
+            );
+        }
+        if dest.exists() {
+            std::fs::remove_dir_all(dest)
+                .with_context(|| format!("replacing snapshot {}", dest.display()))?;
+        }
+        datadir::copy(&self.state.datadir, dest)
+    }
+
+    /// Leave the server running after this process exits; returns what is needed to find it.
+    pub fn detach(mut self) -> SandboxState {
+        if let Some(k) = self.registry_key.take() {
+            registry::unregister(k);
+        }
+        self.child = None;
+        self.state.clone()
+    }
+
+    pub fn is_running(&mut self) -> bool {
+        if let Some(c) = self.child.as_mut() {
+            if let Ok(Some(_)) = c.try_wait() {
+                return false;
+            }
+        }
+        self.state.is_running()
+    }
+
+    pub fn state(&self) -> &SandboxState {
+        &self.state
+    }
+    pub fn name(&self) -> &str {
+        &self.state.name
+    }
+    pub fn port(&self) -> u16 {
+        self.state.port
+    }
+    pub fn socket(&self) -> &Path {
+        &self.state.socket
+    }
+    pub fn pid(&self) -> Option<i32> {
+        self.state.process.map(|p| p.pid)
+    }
+    pub fn error_log(&self) -> &Path {
+        &self.state.error_log
+    }
+    pub fn binaries(&self) -> &Binaries {
+        &self.state.binaries
+    }
+    /// `SHOW GLOBAL VARIABLES` as read right after start.
+    pub fn variables(&self) -> &BTreeMap<String, String> {
+        &self.variables
+    }
+    /// root over the unix socket.
+    pub fn admin_endpoint(&self) -> Endpoint {
+        self.state.admin_endpoint()
+    }
+    /// root over TCP on 127.0.0.1.
+    pub fn tcp_endpoint(&self) -> Endpoint {
+        Endpoint::tcp("127.0.0.1", self.state.port, "root")
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        if self.child.is_some() {
+            let _ = self.shutdown();
+        }
+    }
+}
+
+enum StartError {
+    PortInUse,
+    Failed(anyhow::Error),
+}
+
+fn validate_name(name: &str) -> Result<()> {
+    if name.is_empty()
+        || name.len() > 40
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+        || name.starts_with('.')
+    {
+        return Err(usage(format!(
+            "bad sandbox name '{name}': use up to 40 letters, digits, '-', '_' or '.'"
+        )));
+    }
+    Ok(())
+}
+
+/// Every sandbox under `home`, with whether its server is running.
+pub fn list(home: &Home) -> Vec<SandboxState> {
+    let mut v: Vec<SandboxState> = std::fs::read_dir(home.sandboxes())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| SandboxState::load(&e.path()).ok())
+        .collect();
+    v.sort_by(|a, b| a.name.cmp(&b.name));
+    v
+}
+
+/// Stop a detached sandbox by name, by its recorded pid and start time only.
+/// Returns false when it was not running.
+pub fn stop_by_name(home: &Home, name: &str) -> Result<bool> {
+    validate_name(name)?;
+    let dir = home.sandbox_dir(name);
+    let mut state = SandboxState::load(&dir)
+        .map_err(|_| usage(format!("no sandbox named '{name}' under {}", home.root().display())))?;
+    let Some(id) = state.process.filter(|p| p.is_running()) else {
+        return Ok(false);
+    };
+    if !id.terminate(STOP_GRACE, || {}) {
+        eprintln!("psbench: sandbox '{name}' did not stop within {STOP_GRACE:?}; killed it");
+    }
+    state.process = None;
+    state.save()?;
+    Ok(true)
+}
+
+/// Remove a stopped sandbox's directory.
+pub fn remove(home: &Home, name: &str) -> Result<()> {
+    validate_name(name)?;
+    let dir = home.sandbox_dir(name);
+    let state = SandboxState::load(&dir)
+        .map_err(|_| usage(format!("no sandbox named '{name}' under {}", home.root().display())))?;
+    if state.is_running() {
+        return Err(usage(format!(
+            "sandbox '{name}' is running: `psbench sandbox stop {name}` first"
+        )));
+    }
+    std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))
+}

@@ -1,0 +1,74 @@
+//! Stage 2a: workloads. What one transaction ("event", as sysbench calls it) does, how a
+//! dataset is prepared and cleaned up. The driver (stage 2b) owns threads, timing and
+//! schedules; a workload only issues statements on the connection it is given.
+
+use crate::server::Endpoint;
+use anyhow::Result;
+
+/// Per-thread query counters, classified as sysbench does (spec §4.2):
+/// read = returned a result set; write = no result set and affected rows > 0;
+/// other = no result set and 0 rows affected (BEGIN, COMMIT, a DELETE of a missing row).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueryCounters {
+    pub reads: u64,
+    pub writes: u64,
+    pub other: u64,
+}
+
+impl QueryCounters {
+    pub fn total(&self) -> u64 {
+        self.reads + self.writes + self.other
+    }
+    pub fn add(&mut self, o: &QueryCounters) {
+        self.reads += o.reads;
+        self.writes += o.writes;
+        self.other += o.other;
+    }
+}
+
+/// How one transaction failed.
+#[derive(Debug)]
+pub enum EventError {
+    /// Deadlock (1213), lock-wait timeout (1205), record changed (1020): the driver counts
+    /// it and re-runs the whole event with new draws (the latency clock keeps running).
+    Retryable { code: u16, message: String },
+    /// The connection was lost (2006, 2013, io errors): the driver reconnects, counts a
+    /// reconnect, calls [`Worker::reconnected`] and re-runs the event.
+    ConnectionLost(String),
+    /// Anything else ends the run; the message names the statement and the server's error.
+    Fatal(anyhow::Error),
+}
+
+/// One connection's worth of workload state (prepared statements, random generator).
+pub trait Worker: Send {
+    /// Run one transaction on `conn`, counting each statement into `counters`.
+    fn event(
+        &mut self,
+        conn: &mut mysql::Conn,
+        counters: &mut QueryCounters,
+    ) -> std::result::Result<(), EventError>;
+
+    /// After a reconnect: prepare the statements again on the new connection.
+    fn reconnected(&mut self, conn: &mut mysql::Conn) -> Result<()>;
+}
+
+/// A workload: dataset preparation, cleanup and per-thread workers.
+pub trait Workload: Send + Sync {
+    fn name(&self) -> &str;
+
+    /// Create the database objects and load data (`threads` connections in parallel).
+    fn prepare(&self, endpoint: &Endpoint, threads: usize) -> Result<()>;
+
+    /// Drop what `prepare` created.
+    fn cleanup(&self, endpoint: &Endpoint) -> Result<()>;
+
+    /// State for worker `thread` of `threads`, seeded with `seed`; prepares its statements
+    /// on `conn` (before the timed window starts).
+    fn worker(
+        &self,
+        thread: usize,
+        threads: usize,
+        seed: u64,
+        conn: &mut mysql::Conn,
+    ) -> Result<Box<dyn Worker>>;
+}
