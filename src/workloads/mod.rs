@@ -56,8 +56,9 @@ pub trait Worker: Send {
 pub trait Workload: Send + Sync {
     fn name(&self) -> &str;
 
-    /// Create the database objects and load data (`threads` connections in parallel).
-    fn prepare(&self, endpoint: &Endpoint, threads: usize) -> Result<()>;
+    /// Create the database objects and load data (`threads` connections in parallel);
+    /// the same `seed` gives the same data.
+    fn prepare(&self, endpoint: &Endpoint, threads: usize, seed: u64) -> Result<()>;
 
     /// Drop what `prepare` created.
     fn cleanup(&self, endpoint: &Endpoint) -> Result<()>;
