@@ -94,9 +94,10 @@ impl ServerOption {
             .unwrap_or(k)
     }
 
-    /// The command-line argument for the server.
+    /// The command-line argument for the server (underscores, so that the server's own
+    /// messages name the option as the user wrote it).
     pub fn to_arg(&self) -> String {
-        let k = self.key.replace('_', "-");
+        let k = &self.key;
         match &self.value {
             Some(v) => format!("--{k}={v}"),
             None => format!("--{k}"),
@@ -216,7 +217,7 @@ mod tests {
     fn parses_and_normalises() {
         let o = ServerOption::parse("performance-schema=ON").unwrap();
         assert_eq!(o.key, "performance_schema");
-        assert_eq!(o.to_arg(), "--performance-schema=ON");
+        assert_eq!(o.to_arg(), "--performance_schema=ON");
         let f = ServerOption::parse("skip-name-resolve").unwrap();
         assert_eq!(f.value, None);
         assert_eq!(f.base_key(), "name_resolve");

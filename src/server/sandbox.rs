@@ -39,6 +39,8 @@ pub struct SandboxSpec {
     pub wrapper: Vec<String>,
     /// Leave the server running when this process exits (the `sandbox start` command).
     pub detached: bool,
+    /// Try this port first; when it is taken, a free one is chosen instead.
+    pub port_hint: Option<u16>,
 }
 
 impl SandboxSpec {
@@ -53,6 +55,7 @@ impl SandboxSpec {
             ready_timeout: Duration::from_secs(60),
             wrapper: Vec::new(),
             detached: false,
+            port_hint: None,
         }
     }
 
@@ -205,7 +208,10 @@ impl Sandbox {
         let mut attempts = 0;
         loop {
             attempts += 1;
-            self.state.port = free_port()?;
+            self.state.port = match self.spec.port_hint.take() {
+                Some(p) => p,
+                None => free_port()?,
+            };
             let log_from = errorlog::offset(&self.state.error_log);
             self.launch()?;
             match self.wait_ready(log_from) {

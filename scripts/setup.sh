@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs what psbench needs on Debian (only what is missing) and builds it.
+#   mariadb-server  the embedded default server (its mariadbd is sandboxed, never run as a service)
+#   sysbench        the reference the compatibility tests and bench/ scripts compare against
+#   linux-perf      profiles (flame graphs); valgrind: cost mode (instructions per transaction)
+# Uses sudo only when not root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+need=()
+have() { command -v "$1" >/dev/null 2>&1; }
+[ -x /usr/sbin/mariadbd ] || have mariadbd || need+=(mariadb-server)
+have mariadb || need+=(mariadb-client)
+have sysbench || need+=(sysbench)
+have perf || need+=(linux-perf)
+have valgrind || need+=(valgrind)
+have cc || need+=(gcc libc6-dev)
+have curl || need+=(curl ca-certificates)
+
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q >/dev/null
+  # policy-rc.d keeps apt from starting a system MariaDB service: psbench runs its own sandboxes.
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
+    $SUDO chmod +x /usr/sbin/policy-rc.d
+    trap '$SUDO rm -f /usr/sbin/policy-rc.d' EXIT
+  fi
+  $SUDO apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if ! have cargo && [ -f "$HOME/.cargo/env" ]; then . "$HOME/.cargo/env"; fi
+if ! have cargo; then
+  echo "setup: installing the Rust toolchain with rustup"
+  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal -c clippy,rustfmt
+  . "$HOME/.cargo/env"
+fi
+
+echo "setup: building psbench (release)"
+cargo build --release --quiet
+echo "setup: done ($(/usr/sbin/mariadbd --version | sed 's/.*Ver \([^ ]*\).*/mariadbd \1/'), $(sysbench --version), $(cargo --version | cut -d' ' -f1-2))"
