@@ -5,5 +5,6 @@
 
 pub mod cli;
 pub mod error;
+pub mod probes;
 pub mod server;
 pub mod workloads;

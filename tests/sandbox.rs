@@ -14,7 +14,13 @@ fn psbench(home: &Path) -> Command {
 fn alive(pid: i32) -> bool {
     // A zombie has exited; only a live process counts.
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| !s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
+        .map(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
         .unwrap_or(false)
 }
 
@@ -26,7 +32,11 @@ fn sql(socket: &Path, query: &str) -> String {
         .arg(query)
         .output()
         .expect("running the mariadb client");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
@@ -34,10 +44,21 @@ fn sql(socket: &Path, query: &str) -> String {
 fn cli_start_with_pfs_then_stop_leaves_no_process() {
     let home = tempfile::tempdir().unwrap();
     let out = psbench(home.path())
-        .args(["sandbox", "start", "--name", "a", "--option", "performance_schema=ON"])
+        .args([
+            "sandbox",
+            "start",
+            "--name",
+            "a",
+            "--option",
+            "performance_schema=ON",
+        ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("socket"), "{text}");
     let state = psbench::server::SandboxState::load(&home.path().join("sandboxes/a")).unwrap();
@@ -46,10 +67,16 @@ fn cli_start_with_pfs_then_stop_leaves_no_process() {
     assert_eq!(sql(&state.socket, "select @@bind_address"), "127.0.0.1");
     assert_eq!(sql(&state.socket, "select @@port"), state.port.to_string());
 
-    let list = psbench(home.path()).args(["sandbox", "list"]).output().unwrap();
+    let list = psbench(home.path())
+        .args(["sandbox", "list"])
+        .output()
+        .unwrap();
     assert!(String::from_utf8_lossy(&list.stdout).contains("running"));
 
-    let stop = psbench(home.path()).args(["sandbox", "stop", "a"]).output().unwrap();
+    let stop = psbench(home.path())
+        .args(["sandbox", "stop", "a"])
+        .output()
+        .unwrap();
     assert!(stop.status.success());
     assert!(!alive(pid), "server pid {pid} still alive after stop");
     assert!(!state.socket.exists());
@@ -60,14 +87,28 @@ fn rejected_option_fails_fast_naming_it() {
     let home = tempfile::tempdir().unwrap();
     let t = Instant::now();
     let out = psbench(home.path())
-        .args(["sandbox", "start", "--name", "b", "--option", "no_such_option=1"])
+        .args([
+            "sandbox",
+            "start",
+            "--name",
+            "b",
+            "--option",
+            "no_such_option=1",
+        ])
         .output()
         .unwrap();
-    assert!(t.elapsed() < Duration::from_secs(10), "took {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        t.elapsed()
+    );
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no_such_option"), "{err}");
-    assert!(err.contains("[ERROR]") && err.contains("unknown variable"), "{err}");
+    assert!(
+        err.contains("[ERROR]") && err.contains("unknown variable"),
+        "{err}"
+    );
     assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
 }
 
@@ -80,7 +121,10 @@ fn option_that_does_not_take_effect_is_an_error() {
         .unwrap();
     let err = Sandbox::start(spec).err().expect("must fail");
     let msg = format!("{err:#}");
-    assert!(msg.contains("did not take effect") && msg.contains("table_open_cache=1"), "{msg}");
+    assert!(
+        msg.contains("did not take effect") && msg.contains("table_open_cache=1"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -151,7 +195,11 @@ fn hold_two_sandboxes() {
     let b = Sandbox::start(SandboxSpec::new("y", home)).unwrap();
     let pids = format!("{} {}", a.pid().unwrap(), b.pid().unwrap());
     std::fs::write(Path::new(&dir).join("pids.tmp"), pids).unwrap();
-    std::fs::rename(Path::new(&dir).join("pids.tmp"), Path::new(&dir).join("pids")).unwrap();
+    std::fs::rename(
+        Path::new(&dir).join("pids.tmp"),
+        Path::new(&dir).join("pids"),
+    )
+    .unwrap();
     std::thread::sleep(Duration::from_secs(120));
 }
 
@@ -167,7 +215,10 @@ fn sigint_stops_every_server() {
     let pids_file = home.path().join("pids");
     let t = Instant::now();
     while !pids_file.exists() {
-        assert!(t.elapsed() < Duration::from_secs(60), "holder never started its sandboxes");
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "holder never started its sandboxes"
+        );
         assert!(child.try_wait().unwrap().is_none(), "holder exited early");
         std::thread::sleep(Duration::from_millis(50));
     }

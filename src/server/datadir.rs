@@ -40,7 +40,13 @@ pub fn pristine(bin: &Binaries, init_opts: &[ServerOption], cache_root: &Path) -
     let label: String = bin
         .label()
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     let dir = cache_root.join(format!("{label}-{:016x}", h.finish()));
     let data = dir.join("data");
@@ -96,6 +102,10 @@ pub fn initialise(bin: &Binaries, init_opts: &[ServerOption], data: &Path) -> Re
     if running_as_root() {
         cmd.arg("--user=root");
     }
+    // A private tmpdir: concurrent bootstraps sharing /tmp collide on temp-table file names.
+    let tmpdir = data.with_file_name("tmp");
+    std::fs::create_dir_all(&tmpdir).with_context(|| format!("creating {}", tmpdir.display()))?;
+    cmd.arg(format!("--tmpdir={}", tmpdir.display()));
     let mut opts = init_opts.to_vec();
     if bin.flavour == Flavour::MariaDb && !opts.iter().any(|o| o.key == "innodb_log_file_size") {
         // Match the sandbox default so the first start does not resize the redo log.
@@ -110,12 +120,18 @@ pub fn initialise(bin: &Binaries, init_opts: &[ServerOption], data: &Path) -> Re
     if !out.status.success() || !data.join("mysql").is_dir() {
         let text = String::from_utf8_lossy(&out.stdout).to_string()
             + &String::from_utf8_lossy(&out.stderr);
+        let errors: Vec<&str> = text.lines().filter(|l| l.contains("ERROR")).collect();
+        let why = if errors.is_empty() {
+            super::errorlog::tail(&text, 12)
+        } else {
+            errors.join("\n")
+        };
         bail!(
-            "initialising a datadir at {} with {} failed ({}):\n{}",
+            "initialising a datadir at {} with {} failed ({}): {}",
             data.display(),
             bin.label(),
             out.status,
-            super::errorlog::tail(&text, 12)
+            why
         );
     }
     Ok(())

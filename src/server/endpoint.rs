@@ -60,7 +60,9 @@ impl Endpoint {
             .tcp_connect_timeout(Some(Duration::from_secs(10)));
         b = match &self.socket {
             Some(s) => b.socket(Some(s.display().to_string())),
-            None => b.ip_or_hostname(Some(self.host.clone())).tcp_port(self.port),
+            None => b
+                .ip_or_hostname(Some(self.host.clone()))
+                .tcp_port(self.port),
         };
         mysql::Opts::from(b)
     }
@@ -113,10 +115,7 @@ pub fn password_from_file(path: &std::path::Path) -> Result<String> {
     if !text.contains('=') && !text.trim().is_empty() && text.lines().count() == 1 {
         return Ok(text.trim().to_string());
     }
-    Err(usage(format!(
-        "no `password=` line in {}",
-        path.display()
-    )))
+    Err(usage(format!("no `password=` line in {}", path.display())))
 }
 
 #[cfg(test)]
@@ -144,7 +143,9 @@ mod tests {
     #[test]
     fn unreachable_server_is_a_usage_error() {
         let port = crate::server::port::free_port().unwrap();
-        let e = Endpoint::tcp("127.0.0.1", port, "root").connect().unwrap_err();
+        let e = Endpoint::tcp("127.0.0.1", port, "root")
+            .connect()
+            .unwrap_err();
         assert!(crate::error::is_usage(&e), "{e:#}");
         assert!(e.to_string().contains("cannot reach"));
     }

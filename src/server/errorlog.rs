@@ -40,7 +40,11 @@ pub enum StartFailure {
 
 pub fn diagnose(log: &str) -> StartFailure {
     for line in log.lines() {
-        for marker in ["unknown variable '", "unknown option '", "ambiguous option '"] {
+        for marker in [
+            "unknown variable '",
+            "unknown option '",
+            "ambiguous option '",
+        ] {
             if let Some(pos) = line.find(marker) {
                 let rest = &line[pos + marker.len()..];
                 let option = rest.split('\'').next().unwrap_or(rest);

@@ -29,6 +29,7 @@ const RESERVED: &[&str] = &[
     "no_defaults",
     "defaults_file",
     "defaults_extra_file",
+    "tmpdir",
 ];
 
 /// Options that shape the datadir at creation; they are passed to the datadir initialisation too.

@@ -92,7 +92,10 @@ mod tests {
 
     #[test]
     fn identity_survives_only_for_the_same_process() {
-        let mut child = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
         let id = ProcessId::of(child.id() as i32).unwrap();
         assert_eq!(id.state(), ProcState::Running);
         let other = ProcessId {
@@ -100,7 +103,10 @@ mod tests {
             ..id
         };
         assert_eq!(other.state(), ProcState::Gone);
-        assert!(!other.signal(Signal::SIGTERM), "a recycled pid is never signalled");
+        assert!(
+            !other.signal(Signal::SIGTERM),
+            "a recycled pid is never signalled"
+        );
         assert!(id.terminate(Duration::from_secs(5), || {
             let _ = child.try_wait();
         }));

@@ -30,11 +30,7 @@ pub fn register(id: ProcessId) -> u64 {
 }
 
 pub fn unregister(key: u64) {
-    if let Some(m) = SERVERS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .as_mut()
-    {
+    if let Some(m) = SERVERS.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
         m.remove(&key);
     }
 }

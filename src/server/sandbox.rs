@@ -177,7 +177,9 @@ impl Sandbox {
             };
             datadir::copy(&src, &datadir)?;
         }
-        std::fs::create_dir_all(&run).with_context(|| format!("creating {}", run.display()))?;
+        for d in [&run, &dir.join("tmp")] {
+            std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
+        }
         let options = options::merge(options::defaults(binaries.flavour), &spec.options);
         let state = SandboxState {
             name: spec.name.clone(),
@@ -269,6 +271,7 @@ impl Sandbox {
             format!("--socket={}", s.socket.display()),
             format!("--pid-file={}", s.dir.join("run/mysqld.pid").display()),
             format!("--log-error={}", s.error_log.display()),
+            format!("--tmpdir={}", s.dir.join("tmp").display()),
         ]);
         if datadir::running_as_root() {
             args.push("--user=root".into());
@@ -316,7 +319,11 @@ impl Sandbox {
         let start = Instant::now();
         let admin = self.state.admin_endpoint();
         loop {
-            if let Some(status) = self.child.as_mut().and_then(|c| c.try_wait().ok().flatten()) {
+            if let Some(status) = self
+                .child
+                .as_mut()
+                .and_then(|c| c.try_wait().ok().flatten())
+            {
                 self.forget_process();
                 let log = errorlog::since(&self.state.error_log, log_from);
                 return Err(match errorlog::diagnose(&log) {
@@ -514,8 +521,12 @@ pub fn list(home: &Home) -> Vec<SandboxState> {
 pub fn stop_by_name(home: &Home, name: &str) -> Result<bool> {
     validate_name(name)?;
     let dir = home.sandbox_dir(name);
-    let mut state = SandboxState::load(&dir)
-        .map_err(|_| usage(format!("no sandbox named '{name}' under {}", home.root().display())))?;
+    let mut state = SandboxState::load(&dir).map_err(|_| {
+        usage(format!(
+            "no sandbox named '{name}' under {}",
+            home.root().display()
+        ))
+    })?;
     let Some(id) = state.process.filter(|p| p.is_running()) else {
         return Ok(false);
     };
@@ -531,8 +542,12 @@ pub fn stop_by_name(home: &Home, name: &str) -> Result<bool> {
 pub fn remove(home: &Home, name: &str) -> Result<()> {
     validate_name(name)?;
     let dir = home.sandbox_dir(name);
-    let state = SandboxState::load(&dir)
-        .map_err(|_| usage(format!("no sandbox named '{name}' under {}", home.root().display())))?;
+    let state = SandboxState::load(&dir).map_err(|_| {
+        usage(format!(
+            "no sandbox named '{name}' under {}",
+            home.root().display()
+        ))
+    })?;
     if state.is_running() {
         return Err(usage(format!(
             "sandbox '{name}' is running: `psbench sandbox stop {name}` first"

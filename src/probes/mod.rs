@@ -1,0 +1,12 @@
+//! Probes that run alongside the driver: per-process resources of server and client from
+//! /proc, whole-machine CPU (to detect foreign load), server status deltas, PFS state.
+
+pub mod machine;
+pub mod pfs;
+pub mod process;
+pub mod status;
+
+pub use machine::MachineSample;
+pub use pfs::PfsState;
+pub use process::ProcSample;
+pub use status::StatusSnapshot;

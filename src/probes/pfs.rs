@@ -1,0 +1,58 @@
+//! performance_schema facts read from a running server: how much memory it holds and which
+//! instruments and consumers are enabled (to verify that a variant took effect).
+
+use anyhow::{Context, Result};
+use mysql::prelude::Queryable;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PfsState {
+    pub enabled: bool,
+    pub instruments: u64,
+    pub instruments_enabled: u64,
+    pub instruments_timed: u64,
+    /// Names of the consumers that are ON, sorted.
+    pub consumers_on: Vec<String>,
+    /// `performance_schema.memory` from SHOW ENGINE PERFORMANCE_SCHEMA STATUS, bytes.
+    pub memory_bytes: u64,
+}
+
+impl PfsState {
+    pub fn read(conn: &mut mysql::Conn) -> Result<Self> {
+        let on: Option<String> = conn
+            .query_first("SELECT @@performance_schema")
+            .context("reading @@performance_schema")?;
+        if !matches!(on.as_deref(), Some("1") | Some("ON")) {
+            return Ok(PfsState::default());
+        }
+        let counts: Option<(u64, Option<u64>, Option<u64>)> = conn
+            .query_first(
+                "SELECT COUNT(*), SUM(ENABLED='YES'), SUM(TIMED='YES') \
+                 FROM performance_schema.setup_instruments",
+            )
+            .context("counting performance_schema instruments")?;
+        let (instruments, en, timed) = counts.unwrap_or_default();
+        let mut consumers_on: Vec<String> = conn
+            .query(
+                "SELECT NAME FROM performance_schema.setup_consumers WHERE ENABLED='YES' ORDER BY NAME",
+            )
+            .context("reading performance_schema consumers")?;
+        consumers_on.sort();
+        let status: Vec<(String, String, String)> = conn
+            .query("SHOW ENGINE PERFORMANCE_SCHEMA STATUS")
+            .context("reading SHOW ENGINE PERFORMANCE_SCHEMA STATUS")?;
+        let memory_bytes = status
+            .iter()
+            .find(|(_, name, _)| name == "performance_schema.memory")
+            .and_then(|(_, _, v)| v.parse().ok())
+            .unwrap_or(0);
+        Ok(PfsState {
+            enabled: true,
+            instruments,
+            instruments_enabled: en.unwrap_or(0),
+            instruments_timed: timed.unwrap_or(0),
+            consumers_on,
+            memory_bytes,
+        })
+    }
+}
