@@ -86,16 +86,18 @@ pub fn run(cmd: SandboxCmd, home: &Home) -> Result<()> {
             Ok(())
         }
         SandboxCmd::Snapshot { name, snapshot } => {
-            let state = crate::server::SandboxState::load(&home.sandbox_dir(&name)).map_err(|_| {
-                crate::error::usage(format!("no sandbox named '{name}'"))
-            })?;
+            let state = crate::server::SandboxState::load(&home.sandbox_dir(&name))
+                .map_err(|_| crate::error::usage(format!("no sandbox named '{name}'")))?;
             sandbox::stop_by_name(home, &name)?;
             let dest = home.snapshot_dir(&snapshot);
             if dest.exists() {
                 std::fs::remove_dir_all(&dest)?;
             }
             crate::server::datadir::copy(&state.datadir, &dest)?;
-            println!("snapshot '{snapshot}' of sandbox '{name}' at {}", dest.display());
+            println!(
+                "snapshot '{snapshot}' of sandbox '{name}' at {}",
+                dest.display()
+            );
             Ok(())
         }
         SandboxCmd::Remove { names } => {
