@@ -4,7 +4,9 @@
 //! `cli` only parses arguments and calls into the stages.
 
 pub mod cli;
+pub mod driver;
 pub mod error;
 pub mod probes;
 pub mod server;
+pub mod stats;
 pub mod workloads;
