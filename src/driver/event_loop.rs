@@ -1,0 +1,142 @@
+//! One worker thread's loop: wait for the transaction's turn, run it (retrying and
+//! reconnecting as sysbench does), time it, record it in the thread's own slot.
+
+use super::reconnect::reconnect;
+use super::shared::{Shared, Timeline};
+use crate::server::Endpoint;
+use crate::workloads::{EventError, QueryCounters, Worker};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// The class index of a workload's only transaction type (sysbench workloads have one).
+const EVENT_CLASS: usize = 0;
+
+/// Run transactions until `--time`, `--events`, or a stop; a fatal error is handed to
+/// `shared.fail`.
+pub fn run_thread(
+    id: usize,
+    shared: &Shared,
+    endpoint: &Endpoint,
+    conn: &mut mysql::Conn,
+    worker: &mut dyn Worker,
+) {
+    let tl: Timeline = *shared
+        .timeline
+        .get()
+        .expect("the timeline is fixed before threads are released");
+    let schedule = shared.schedule.get();
+    if schedule.is_some() {
+        precise_sleeps();
+    }
+    loop {
+        if shared.stopping() {
+            break;
+        }
+        // When this transaction is meant to start: now (closed loop) or its arrival (open loop).
+        let due = match schedule {
+            None => {
+                let now = Instant::now();
+                if tl.is_over(now) {
+                    break;
+                }
+                now
+            }
+            Some(s) => {
+                let due = s.claim();
+                if tl.is_over(due) {
+                    break;
+                }
+                sleep_until(due);
+                if tl.is_over(Instant::now()) {
+                    // Due within --time but the backlog kept it waiting past the end.
+                    shared.dropped.fetch_add(1, Ordering::Relaxed);
+                    break;
+                }
+                due
+            }
+        };
+        let measured = due >= tl.measure_start;
+        if measured && !shared.take_event_ticket() {
+            break;
+        }
+
+        let began = Instant::now();
+        if schedule.is_some() {
+            shared.in_flight.fetch_add(1, Ordering::Relaxed);
+        }
+        let mut queries = QueryCounters::default();
+        let outcome = execute(id, shared, endpoint, conn, worker, &mut queries, measured);
+        if schedule.is_some() {
+            shared.in_flight.fetch_sub(1, Ordering::Relaxed);
+        }
+        if let Err(fatal) = outcome {
+            if let Some(e) = fatal {
+                shared.fail(e);
+            }
+            break;
+        }
+        if measured {
+            let latency = nanos(Instant::now() - due);
+            let lag = schedule.map(|_| nanos(began - due));
+            shared.slots[id]
+                .lock()
+                .unwrap()
+                .record_event(EVENT_CLASS, latency, lag, &queries);
+        }
+    }
+}
+
+/// Run one event to completion: retryable errors re-run it (its latency keeps running, as in
+/// sysbench), a lost connection is re-established first. `Err(None)`: abandoned because the
+/// run is stopping; `Err(Some(e))`: fatal.
+fn execute(
+    id: usize,
+    shared: &Shared,
+    endpoint: &Endpoint,
+    conn: &mut mysql::Conn,
+    worker: &mut dyn Worker,
+    queries: &mut QueryCounters,
+    measured: bool,
+) -> Result<(), Option<anyhow::Error>> {
+    loop {
+        match worker.event(conn, queries) {
+            Ok(()) => return Ok(()),
+            Err(EventError::Retryable { .. }) => {
+                if measured {
+                    shared.slots[id].lock().unwrap().errors += 1;
+                }
+                if shared.stopping() {
+                    return Err(None);
+                }
+            }
+            Err(EventError::ConnectionLost(msg)) => {
+                reconnect(endpoint, conn, worker, &msg)
+                    .map_err(|e| Some(e.context(format!("thread {id}"))))?;
+                if measured {
+                    shared.slots[id].lock().unwrap().reconnects += 1;
+                }
+            }
+            Err(EventError::Fatal(e)) => return Err(Some(e)),
+        }
+    }
+}
+
+fn nanos(d: Duration) -> u64 {
+    d.as_nanos().min(u64::MAX as u128) as u64
+}
+
+fn sleep_until(t: Instant) {
+    let now = Instant::now();
+    if t > now {
+        std::thread::sleep(t - now);
+    }
+}
+
+/// Open-loop threads sleep between arrivals; the default 50 µs timer slack would add up to
+/// 50 µs of schedule lag to every one of them.
+fn precise_sleeps() {
+    // SAFETY: PR_SET_TIMERSLACK only changes this thread's timer slack.
+    unsafe {
+        libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong, 0, 0, 0);
+    }
+}

@@ -1,0 +1,181 @@
+//! What the user asked of a run, as sysbench spells it, and its validation.
+
+use crate::error::usage;
+use anyhow::Result;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Options of `bench ... run` that belong to the driver (the workload has its own).
+/// Numbers are kept as typed by the user so that `validate` can say what is wrong.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunOptions {
+    pub threads: i64,
+    /// Seconds; 0 = no time limit.
+    pub time: f64,
+    /// Transactions over all threads; 0 = no limit.
+    pub events: i64,
+    /// Seconds run before `time` starts, left out of every statistic.
+    pub warmup_time: f64,
+    /// Transactions per second over all threads (open loop); 0 = closed loop.
+    pub rate: f64,
+    /// Seconds between interval lines; 0 = none.
+    pub report_interval: i64,
+    /// Percentiles for the interval line (the first) and the final report (all).
+    pub percentiles: Vec<f64>,
+    /// 0 = draw one from the OS (the seed used is printed and recorded).
+    pub rand_seed: u64,
+    /// Print the latency histogram before the final report.
+    pub histogram: bool,
+    /// Where to write the JSON result document.
+    pub json: Option<PathBuf>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            threads: 1,
+            time: 10.0,
+            events: 0,
+            warmup_time: 0.0,
+            rate: 0.0,
+            report_interval: 0,
+            percentiles: vec![95.0],
+            rand_seed: 0,
+            histogram: false,
+            json: None,
+        }
+    }
+}
+
+impl RunOptions {
+    /// Reject what cannot run, with a one-line cause (exit code 2).
+    pub fn validate(&self) -> Result<()> {
+        if self.threads < 1 {
+            return Err(usage(format!(
+                "--threads must be at least 1 (got {})",
+                self.threads
+            )));
+        }
+        for (name, v) in [
+            ("--time", self.time),
+            ("--warmup-time", self.warmup_time),
+            ("--rate", self.rate),
+        ] {
+            if !v.is_finite() || v < 0.0 {
+                return Err(usage(format!("{name} must be 0 or more (got {v})")));
+            }
+        }
+        if self.events < 0 {
+            return Err(usage(format!(
+                "--events must be 0 or more (got {})",
+                self.events
+            )));
+        }
+        if self.report_interval < 0 {
+            return Err(usage(format!(
+                "--report-interval must be 0 or more whole seconds (got {})",
+                self.report_interval
+            )));
+        }
+        if self.time == 0.0 && self.events == 0 {
+            return Err(usage(
+                "--time=0 with --events=0 would run forever: give a time limit or an event count",
+            ));
+        }
+        if self.percentiles.is_empty() {
+            return Err(usage("--percentile needs at least one value"));
+        }
+        if let Some(p) = self
+            .percentiles
+            .iter()
+            .find(|p| !(**p > 0.0 && **p <= 100.0))
+        {
+            return Err(usage(format!(
+                "--percentile values must be in (0, 100] (got {p}); psbench always keeps its histograms"
+            )));
+        }
+        Ok(())
+    }
+
+    pub fn thread_count(&self) -> usize {
+        self.threads.max(1) as usize
+    }
+    pub fn time_limit(&self) -> Option<Duration> {
+        (self.time > 0.0).then(|| Duration::from_secs_f64(self.time))
+    }
+    pub fn event_limit(&self) -> Option<u64> {
+        (self.events > 0).then_some(self.events as u64)
+    }
+    pub fn warmup(&self) -> Duration {
+        Duration::from_secs_f64(self.warmup_time)
+    }
+    pub fn open_loop(&self) -> bool {
+        self.rate > 0.0
+    }
+    /// The percentile shown in interval lines (sysbench has only one).
+    pub fn interval_percentile(&self) -> f64 {
+        self.percentiles.first().copied().unwrap_or(95.0)
+    }
+}
+
+/// The seed the run uses: the user's, or a fresh one from the OS when they gave 0.
+pub fn resolve_seed(requested: u64) -> u64 {
+    if requested != 0 {
+        return requested;
+    }
+    loop {
+        let s: u64 = rand::random();
+        if s != 0 {
+            return s;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(o: RunOptions) -> String {
+        let e = o.validate().unwrap_err();
+        assert!(crate::error::is_usage(&e));
+        e.to_string()
+    }
+
+    #[test]
+    fn rejects_what_cannot_run() {
+        assert!(RunOptions::default().validate().is_ok());
+        assert!(err(RunOptions {
+            threads: 0,
+            ..Default::default()
+        })
+        .contains("--threads"));
+        assert!(err(RunOptions {
+            time: -1.0,
+            ..Default::default()
+        })
+        .contains("--time"));
+        assert!(err(RunOptions {
+            time: 0.0,
+            ..Default::default()
+        })
+        .contains("forever"));
+        assert!(err(RunOptions {
+            percentiles: vec![0.0],
+            ..Default::default()
+        })
+        .contains("percentile"));
+        let ok = RunOptions {
+            time: 0.0,
+            events: 5,
+            ..Default::default()
+        };
+        assert!(ok.validate().is_ok());
+    }
+
+    #[test]
+    fn seed_zero_means_random() {
+        assert_eq!(resolve_seed(17), 17);
+        assert_ne!(resolve_seed(0), 0);
+    }
+}
