@@ -2,6 +2,13 @@
 //! dataset is prepared and cleaned up. The driver (stage 2b) owns threads, timing and
 //! schedules; a workload only issues statements on the connection it is given.
 
+pub mod errors;
+pub mod random;
+pub mod sysbench;
+
+pub use errors::classify_mysql_error;
+pub use sysbench::{sysbench_workload, OltpOptions, SYSBENCH_WORKLOADS};
+
 use crate::server::Endpoint;
 use anyhow::Result;
 

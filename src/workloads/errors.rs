@@ -1,0 +1,112 @@
+//! Sorting a failed statement into what the driver does next (spec §2.7): retry the event,
+//! reconnect, or stop the run. Shared by every MySQL-family workload.
+
+use super::EventError;
+
+/// Deadlock, lock-wait timeout, "record has changed": sysbench's default ignore list.
+pub const RETRYABLE_CODES: &[u16] = &[1213, 1205, 1020];
+
+/// Client and server codes that mean the connection is gone: server gone away (2006),
+/// lost during query (2013), TCP error (2011), lost extended (2055), connection killed
+/// (1927), server shutting down (1053).
+pub const CONNECTION_LOST_CODES: &[u16] = &[2006, 2013, 2011, 2055, 1927, 1053];
+
+/// Classify `err`, raised by `statement` (its SQL text, named in fatal messages).
+pub fn classify_mysql_error(err: mysql::Error, statement: &str) -> EventError {
+    use mysql::{DriverError, Error};
+    match &err {
+        Error::MySqlError(e) if RETRYABLE_CODES.contains(&e.code) => EventError::Retryable {
+            code: e.code,
+            message: e.message.clone(),
+        },
+        Error::MySqlError(e) if CONNECTION_LOST_CODES.contains(&e.code) => {
+            EventError::ConnectionLost(format!("{err} (statement `{}`)", one_line(statement)))
+        }
+        Error::IoError(_) | Error::CodecError(_) => {
+            EventError::ConnectionLost(format!("{err} (statement `{}`)", one_line(statement)))
+        }
+        Error::DriverError(
+            DriverError::ConnectTimeout
+            | DriverError::CouldNotConnect(_)
+            | DriverError::PacketOutOfSync
+            | DriverError::UnexpectedPacket,
+        ) => EventError::ConnectionLost(format!("{err} (statement `{}`)", one_line(statement))),
+        _ => EventError::Fatal(
+            anyhow::Error::new(err).context(format!("statement `{}` failed", one_line(statement))),
+        ),
+    }
+}
+
+/// Statement text for a message: on one line, and cut short when it is long (a bulk
+/// INSERT is half a megabyte).
+fn one_line(statement: &str) -> String {
+    const MAX: usize = 200;
+    let flat = statement.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.len() <= MAX {
+        return flat;
+    }
+    let mut cut = MAX;
+    while !flat.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}…", &flat[..cut])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mysql::MySqlError;
+
+    fn server_error(code: u16) -> mysql::Error {
+        mysql::Error::MySqlError(MySqlError {
+            state: "HY000".into(),
+            message: format!("error {code}"),
+            code,
+        })
+    }
+
+    #[test]
+    fn deadlocks_and_lock_waits_are_retryable() {
+        for code in [1213, 1205, 1020] {
+            match classify_mysql_error(server_error(code), "UPDATE t SET k=k+1 WHERE id=?") {
+                EventError::Retryable { code: c, .. } => assert_eq!(c, code),
+                other => panic!("{code}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn lost_connections_reconnect() {
+        assert!(matches!(
+            classify_mysql_error(server_error(2013), "SELECT 1"),
+            EventError::ConnectionLost(_)
+        ));
+        let io = mysql::Error::IoError(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+        assert!(matches!(
+            classify_mysql_error(io, "SELECT 1"),
+            EventError::ConnectionLost(_)
+        ));
+    }
+
+    #[test]
+    fn other_errors_are_fatal_and_name_the_statement() {
+        match classify_mysql_error(server_error(1062), "INSERT INTO sbtest1 (id) VALUES (?)") {
+            EventError::Fatal(e) => {
+                let text = format!("{e:#}");
+                assert!(
+                    text.contains("INSERT INTO sbtest1 (id) VALUES (?)"),
+                    "{text}"
+                );
+                assert!(text.contains("1062"), "{text}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn long_statements_are_shortened() {
+        let long = format!("INSERT INTO t VALUES {}", "(1),".repeat(1000));
+        assert!(one_line(&long).chars().count() <= 201);
+        assert_eq!(one_line("SELECT\n  1"), "SELECT 1");
+    }
+}
