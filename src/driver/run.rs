@@ -179,9 +179,11 @@ pub fn measure(
             per_thread: collector.per_thread,
             seconds: collector.seconds,
             cpu,
-            dropped: opts
-                .open_loop()
-                .then(|| shared.dropped.load(Ordering::Relaxed)),
+            dropped: shared.schedule.get().map(|s| {
+                // Claimed but too late, plus never claimed at all.
+                let stopped = timeline.end.map_or(end, |e| e.min(end));
+                shared.dropped.load(Ordering::Relaxed) + s.backlog(stopped) as u64
+            }),
         })
     })
 }
