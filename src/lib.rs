@@ -9,4 +9,5 @@ pub mod error;
 pub mod probes;
 pub mod server;
 pub mod stats;
+pub mod study;
 pub mod workloads;

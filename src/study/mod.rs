@@ -1,0 +1,3 @@
+//! Studies: variants × workload steps × threads × rounds, interleaved, verified, measured.
+
+pub mod scenarios;

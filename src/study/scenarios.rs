@@ -1,0 +1,362 @@
+//! The performance_schema scenarios of the published studies, as server options, and what a
+//! server running each must show (spec/pfs-scenarios.md §3: names follow Percona's 2017
+//! "Performance Schema Benchmarks", plus PS off and MariaDB's userstat).
+
+use crate::error::usage;
+use crate::probes::PfsState;
+use crate::server::ServerOption;
+use anyhow::{Context, Result};
+use mysql::prelude::Queryable;
+use serde::{Deserialize, Serialize};
+
+/// The 15 consumers of MariaDB 10.11 / MySQL 5.7.
+pub const CONSUMERS: &[&str] = &[
+    "events_stages_current",
+    "events_stages_history",
+    "events_stages_history_long",
+    "events_statements_current",
+    "events_statements_history",
+    "events_statements_history_long",
+    "events_transactions_current",
+    "events_transactions_history",
+    "events_transactions_history_long",
+    "events_waits_current",
+    "events_waits_history",
+    "events_waits_history_long",
+    "global_instrumentation",
+    "thread_instrumentation",
+    "statements_digest",
+];
+
+/// MariaDB's default consumers (MySQL's default turns on more; a report must say which).
+const DEFAULT_CONSUMERS: &[&str] = &[
+    "global_instrumentation",
+    "thread_instrumentation",
+    "statements_digest",
+];
+
+/// What a scenario asks for, in a form that can be both applied and checked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scenario {
+    pub name: String,
+    pub description: String,
+    pub pfs: bool,
+    /// `--performance-schema-instrument` patterns set ON after `%=OFF`; `None` keeps the
+    /// server's default instrument set.
+    pub instruments_on: Option<Vec<String>>,
+    /// Consumer glob patterns set ON (all others OFF); `None` keeps the defaults.
+    pub consumers_on: Option<Vec<String>>,
+    /// Extra options (userstat, digest off).
+    pub extra: Vec<String>,
+}
+
+/// Every scenario name, in the order of the published tables.
+pub const NAMES: &[&str] = &[
+    "ps_off",
+    "default",
+    "all_disabled",
+    "all_enabled",
+    "mdl_only",
+    "memory_only",
+    "stages_statements",
+    "stages_only",
+    "statements_only",
+    "waits_only",
+    "global_only",
+    "default_nodigest",
+    "userstat",
+];
+
+fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+/// The scenario called `name`, or a usage error listing the valid names.
+pub fn scenario(name: &str) -> Result<Scenario> {
+    let gt = ["global_instrumentation", "thread_instrumentation"];
+    let mk =
+        |desc: &str, pfs: bool, inst: Option<&[&str]>, cons: Option<&[&str]>, extra: &[&str]| {
+            Scenario {
+                name: name.to_string(),
+                description: desc.to_string(),
+                pfs,
+                instruments_on: inst.map(s),
+                consumers_on: cons.map(s),
+                extra: s(extra),
+            }
+        };
+    let with = |more: &[&'static str]| -> Vec<&'static str> {
+        gt.iter().copied().chain(more.iter().copied()).collect()
+    };
+    Ok(match name {
+        "ps_off" => mk("performance_schema=OFF", false, None, None, &[]),
+        "default" => mk(
+            "performance_schema=ON, default instruments and consumers",
+            true,
+            None,
+            None,
+            &[],
+        ),
+        "all_disabled" => mk(
+            "PFS on, every instrument and consumer off",
+            true,
+            Some(&[]),
+            Some(&[]),
+            &[],
+        ),
+        "all_enabled" => mk(
+            "PFS on, every instrument and consumer on",
+            true,
+            Some(&["%"]),
+            Some(&["%"]),
+            &[],
+        ),
+        "mdl_only" => mk(
+            "metadata-lock instrument only",
+            true,
+            Some(&["wait/lock/metadata/sql/mdl"]),
+            Some(&gt),
+            &[],
+        ),
+        "memory_only" => mk(
+            "memory instruments only",
+            true,
+            Some(&["memory/%"]),
+            Some(&gt),
+            &[],
+        ),
+        "stages_statements" => mk(
+            "stage and statement instruments and consumers",
+            true,
+            Some(&["stage/%", "statement/%"]),
+            Some(&with(&[
+                "events_stages_%",
+                "events_statements_%",
+                "statements_digest",
+            ])),
+            &[],
+        ),
+        "stages_only" => mk(
+            "stage instruments and consumers",
+            true,
+            Some(&["stage/%"]),
+            Some(&with(&["events_stages_%"])),
+            &[],
+        ),
+        "statements_only" => mk(
+            "statement instruments and consumers",
+            true,
+            Some(&["statement/%"]),
+            Some(&with(&["events_statements_%", "statements_digest"])),
+            &[],
+        ),
+        "waits_only" => mk(
+            "wait instruments and consumers",
+            true,
+            Some(&["wait/%"]),
+            Some(&with(&["events_waits_%"])),
+            &[],
+        ),
+        "global_only" => mk(
+            "every instrument on, only the global_instrumentation consumer",
+            true,
+            Some(&["%"]),
+            Some(&["global_instrumentation"]),
+            &[],
+        ),
+        "default_nodigest" => mk(
+            "default without the statements_digest consumer",
+            true,
+            None,
+            None,
+            &["performance_schema_consumer_statements_digest=OFF"],
+        ),
+        "userstat" => mk(
+            "PFS off, MariaDB user statistics on",
+            false,
+            None,
+            None,
+            &["userstat=ON"],
+        ),
+        other => {
+            return Err(usage(format!(
+                "unknown scenario '{other}'; known: {}",
+                NAMES.join(", ")
+            )))
+        }
+    })
+}
+
+/// SQL LIKE pattern matching a consumer glob (`events_stages_%`, `%`).
+fn consumer_matches(pattern: &str, name: &str) -> bool {
+    match pattern.strip_suffix('%') {
+        Some(prefix) => name.starts_with(prefix),
+        None => pattern == name,
+    }
+}
+
+impl Scenario {
+    /// The startup options that produce this scenario.
+    pub fn options(&self) -> Vec<ServerOption> {
+        let mut v = vec![ServerOption::new(
+            "performance_schema",
+            if self.pfs { "ON" } else { "OFF" },
+        )];
+        if let Some(inst) = &self.instruments_on {
+            if inst.iter().any(|p| p == "%") {
+                v.push(ServerOption::new("performance_schema_instrument", "%=ON"));
+            } else {
+                v.push(ServerOption::new("performance_schema_instrument", "%=OFF"));
+                for p in inst {
+                    v.push(ServerOption::new(
+                        "performance_schema_instrument",
+                        &format!("{p}=ON"),
+                    ));
+                }
+            }
+        }
+        if let Some(cons) = &self.consumers_on {
+            for c in CONSUMERS {
+                let on = cons.iter().any(|p| consumer_matches(p, c));
+                v.push(ServerOption::new(
+                    &format!("performance_schema_consumer_{c}"),
+                    if on { "ON" } else { "OFF" },
+                ));
+            }
+        }
+        for e in &self.extra {
+            v.push(ServerOption::parse(e).expect("built-in scenario options parse"));
+        }
+        v
+    }
+
+    /// The consumers that must be ON, sorted.
+    pub fn expected_consumers(&self) -> Option<Vec<String>> {
+        if !self.pfs {
+            return None;
+        }
+        let cons: Vec<String> = match &self.consumers_on {
+            Some(p) => CONSUMERS
+                .iter()
+                .filter(|c| p.iter().any(|pat| consumer_matches(pat, c)))
+                .map(|c| c.to_string())
+                .collect(),
+            None => DEFAULT_CONSUMERS
+                .iter()
+                .filter(|c| {
+                    !self
+                        .extra
+                        .iter()
+                        .any(|e| e.starts_with(&format!("performance_schema_consumer_{c}=OFF")))
+                })
+                .map(|c| c.to_string())
+                .collect(),
+        };
+        let mut cons = cons;
+        cons.sort();
+        Some(cons)
+    }
+
+    /// Check a running server against this scenario: PFS on or off, exactly the expected
+    /// consumers, and exactly the expected instruments enabled (the 70 `memory/performance_schema/%`
+    /// instruments cannot be disabled and count as expected). Returns what was read.
+    pub fn verify(&self, conn: &mut mysql::Conn) -> Result<PfsState> {
+        let state = PfsState::read(conn)?;
+        let mut problems = Vec::new();
+        if state.enabled != self.pfs {
+            problems.push(format!(
+                "performance_schema is {} (expected {})",
+                if state.enabled { "ON" } else { "OFF" },
+                if self.pfs { "ON" } else { "OFF" }
+            ));
+        }
+        if let Some(want) = self.expected_consumers() {
+            if state.enabled && state.consumers_on != want {
+                problems.push(format!(
+                    "consumers ON are [{}], expected [{}]",
+                    state.consumers_on.join(", "),
+                    want.join(", ")
+                ));
+            }
+        }
+        if let (true, Some(inst)) = (state.enabled, &self.instruments_on) {
+            let mut patterns: Vec<String> = inst.clone();
+            patterns.push("memory/performance_schema/%".into());
+            let cond = patterns
+                .iter()
+                .map(|p| format!("NAME LIKE '{}'", p.replace('\'', "''")))
+                .collect::<Vec<_>>()
+                .join(" OR ");
+            let q = format!(
+                "SELECT CAST(SUM(ENABLED='YES') AS UNSIGNED), CAST(SUM({cond}) AS UNSIGNED), \
+                 CAST(SUM(ENABLED='YES' AND ({cond})) AS UNSIGNED) FROM performance_schema.setup_instruments"
+            );
+            let (enabled, matching, both): (u64, u64, u64) = conn
+                .query_first(&q)
+                .context("checking enabled instruments")?
+                .unwrap_or_default();
+            if enabled != matching || both != matching {
+                problems.push(format!(
+                    "{enabled} instruments enabled, expected exactly the {matching} matching {}",
+                    patterns.join(" | ")
+                ));
+            }
+        }
+        if !problems.is_empty() {
+            anyhow::bail!(
+                "scenario '{}' did not take effect: {}",
+                self.name,
+                problems.join("; ")
+            );
+        }
+        Ok(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_resolves_and_unknown_is_usage() {
+        for n in NAMES {
+            let sc = scenario(n).unwrap();
+            assert!(!sc.options().is_empty());
+        }
+        assert!(crate::error::is_usage(&scenario("nope").unwrap_err()));
+    }
+
+    #[test]
+    fn consumer_options_set_all_fifteen() {
+        let sc = scenario("stages_only").unwrap();
+        let opts = sc.options();
+        let cons: Vec<_> = opts
+            .iter()
+            .filter(|o| o.key.starts_with("performance_schema_consumer_"))
+            .collect();
+        assert_eq!(cons.len(), 15);
+        let on: Vec<_> = cons
+            .iter()
+            .filter(|o| o.value.as_deref() == Some("ON"))
+            .map(|o| o.key.trim_start_matches("performance_schema_consumer_"))
+            .collect();
+        assert_eq!(
+            on,
+            [
+                "events_stages_current",
+                "events_stages_history",
+                "events_stages_history_long",
+                "global_instrumentation",
+                "thread_instrumentation"
+            ]
+        );
+        assert_eq!(sc.expected_consumers().unwrap().len(), 5);
+        assert_eq!(
+            scenario("default_nodigest")
+                .unwrap()
+                .expected_consumers()
+                .unwrap(),
+            ["global_instrumentation", "thread_instrumentation"]
+        );
+    }
+}

@@ -1,0 +1,45 @@
+//! Every performance_schema scenario started on a real server takes effect, and a server
+//! that runs something else is caught.
+
+use psbench::server::{Home, Sandbox, SandboxSpec};
+use psbench::study::scenarios::{scenario, NAMES};
+
+#[test]
+fn every_scenario_takes_effect_at_startup() {
+    let home = tempfile::tempdir().unwrap();
+    let mut counts = Vec::new();
+    for name in NAMES {
+        let sc = scenario(name).unwrap();
+        let mut spec = SandboxSpec::new(name, Home::new(home.path()));
+        spec.options = sc.options();
+        let sb = Sandbox::start(spec).unwrap();
+        let mut c = sb.admin_endpoint().connect().unwrap();
+        let state = sc
+            .verify(&mut c)
+            .unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        counts.push((name, state.instruments_enabled, state.consumers_on.len()));
+    }
+    // The floor of 70 memory/performance_schema instruments (spec §2.2) and all 15 consumers.
+    let get = |n: &str| counts.iter().find(|c| *c.0 == n).unwrap();
+    assert_eq!(get("all_disabled").1, 70, "{counts:?}");
+    assert_eq!(get("all_disabled").2, 0);
+    assert_eq!(get("all_enabled").2, 15);
+    assert_eq!(get("ps_off").1, 0);
+    assert_eq!(get("mdl_only").1, 71);
+}
+
+#[test]
+fn a_server_without_the_scenario_fails_verification() {
+    let home = tempfile::tempdir().unwrap();
+    let mut spec = SandboxSpec::new("w", Home::new(home.path()));
+    spec.options = scenario("default").unwrap().options();
+    let sb = Sandbox::start(spec).unwrap();
+    let mut c = sb.admin_endpoint().connect().unwrap();
+    let err = scenario("waits_only").unwrap().verify(&mut c).unwrap_err();
+    let msg = format!("{err:#}");
+    assert!(
+        msg.contains("waits_only") && msg.contains("consumers ON"),
+        "{msg}"
+    );
+    assert!(msg.contains("instruments enabled"), "{msg}");
+}
