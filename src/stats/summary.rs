@@ -46,7 +46,11 @@ impl Summary {
             min: values.iter().copied().fold(f64::INFINITY, f64::min),
             max: values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
             mean,
-            cv: if mean != 0.0 { var.sqrt() / mean.abs() } else { 0.0 },
+            cv: if mean != 0.0 {
+                var.sqrt() / mean.abs()
+            } else {
+                0.0
+            },
         })
     }
 }
