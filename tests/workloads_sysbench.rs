@@ -545,6 +545,45 @@ fn delete_insert_keeps_ids_and_errors_are_classified() {
         .map_err(describe)
         .unwrap();
 
+    // Four tables need 38 prepared statements, more than the mysql crate's default cache
+    // keeps open: either the worker refuses to start, or every statement works.
+    let many = OltpOptions {
+        tables: 4,
+        table_size: 100,
+        ..Default::default()
+    };
+    let w = sysbench_workload("oltp_read_write", &many).unwrap();
+    let many_ep = server.ep("many");
+    w.prepare(&many_ep, 2, SEED).unwrap();
+    let mut conn = many_ep.connect().unwrap();
+    match w.worker(0, 1, SEED, &mut conn) {
+        Ok(mut worker) => {
+            for _ in 0..50 {
+                worker
+                    .event(&mut conn, &mut counters)
+                    .map_err(describe)
+                    .unwrap();
+            }
+        }
+        Err(e) => assert!(format!("{e:#}").contains("stmt_cache_size(0)"), "{e:#}"),
+    }
+    let uncached = mysql::OptsBuilder::from_opts(many_ep.opts()).stmt_cache_size(0);
+    let mut conn = mysql::Conn::new(uncached).unwrap();
+    let mut worker = w.worker(0, 1, SEED, &mut conn).unwrap();
+    let before = server.status();
+    for _ in 0..50 {
+        worker
+            .event(&mut conn, &mut counters)
+            .map_err(describe)
+            .unwrap();
+    }
+    let after = server.status();
+    assert_eq!(
+        after["Com_stmt_execute"] - before["Com_stmt_execute"],
+        50 * 20
+    );
+    assert_eq!(after["Com_stmt_prepare"] - before["Com_stmt_prepare"], 0);
+
     // A lock held by another session: the lock-wait timeout is retryable.
     admin
         .query_drop("SET GLOBAL innodb_lock_wait_timeout=1")

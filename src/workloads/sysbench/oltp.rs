@@ -98,6 +98,33 @@ struct TableStatements {
     insert: Option<Statement>,
 }
 
+impl TableStatements {
+    fn all(&self) -> impl Iterator<Item = &Statement> {
+        let ranges = self.ranges.iter().flatten();
+        self.point
+            .iter()
+            .chain(ranges)
+            .chain(&self.index_update)
+            .chain(&self.non_index_update)
+            .chain(&self.delete)
+            .chain(&self.insert)
+    }
+
+    /// The first statement prepared for this table.
+    fn first(&self) -> Option<&Statement> {
+        self.all().next()
+    }
+}
+
+fn count_prepared(
+    begin: &Option<Statement>,
+    commit: &Option<Statement>,
+    tables: &[TableStatements],
+) -> usize {
+    let per_table: usize = tables.iter().map(|t| t.all().count()).sum();
+    per_table + usize::from(begin.is_some()) + usize::from(commit.is_some())
+}
+
 #[derive(Debug)]
 struct Statements {
     begin: Option<Statement>,
@@ -145,6 +172,10 @@ impl Statements {
                 ts.insert = Some(make(&sql::insert(t))?);
             }
             per_table.push(ts);
+        }
+        let first = begin.as_ref().or(per_table[0].first());
+        if let Some(first) = first {
+            first.ensure_still_open(conn, count_prepared(&begin, &commit, &per_table))?;
         }
         Ok(Statements {
             begin,

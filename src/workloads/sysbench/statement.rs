@@ -69,6 +69,37 @@ impl Statement {
         })
     }
 
+    /// Fail when `conn` has already closed this statement. The mysql crate keeps at most
+    /// `stmt_cache_size` (default 32) prepared statements per connection and closes the
+    /// least recently prepared one beyond that; sysbench needs 2 + 9 per table. Called on
+    /// the first statement after preparing `total`, so a run never starts with
+    /// statements the server has forgotten.
+    pub fn ensure_still_open(&self, conn: &mut mysql::Conn, total: usize) -> Result<()> {
+        const CRATE_DEFAULT_CACHE: usize = 32;
+        let Exec::Prepared(original) = &self.exec else {
+            return Ok(());
+        };
+        if total <= CRATE_DEFAULT_CACHE {
+            return Ok(());
+        }
+        let again = conn.prep(&self.text)?;
+        if again.id() == original.id() {
+            return Ok(()); // still in a cache big enough for all of them
+        }
+        let twice = conn.prep(&self.text)?;
+        if twice.id() == again.id() {
+            anyhow::bail!(
+                "the workload prepares {total} statements per connection, more than this \
+                 connection's statement cache keeps open (the mysql crate closes the oldest); \
+                 open connections with stmt_cache_size(0) or use fewer --tables"
+            );
+        }
+        // The cache is off (two prepares, two statements): nothing was closed.
+        conn.close(again)?;
+        conn.close(twice)?;
+        Ok(())
+    }
+
     pub fn text(&self) -> &str {
         &self.text
     }
