@@ -7,6 +7,8 @@ pub mod cli;
 pub mod driver;
 pub mod error;
 pub mod probes;
+pub mod report;
+pub mod results;
 pub mod server;
 pub mod stats;
 pub mod study;

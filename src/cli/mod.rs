@@ -1,5 +1,7 @@
 //! Command-line parsing and dispatch only: each command hands its arguments to a pipeline stage.
 
+mod bench;
+mod run;
 mod sandbox;
 
 use crate::error;
@@ -26,6 +28,17 @@ pub enum Command {
     /// Private MySQL-family servers: start, stop, list, snapshot
     #[command(subcommand)]
     Sandbox(sandbox::SandboxCmd),
+    /// sysbench-compatible OLTP workloads: WORKLOAD prepare|run|cleanup [options]
+    Bench(Box<bench::BenchArgs>),
+    /// Run a study (a TOML file or a built-in name; default pfs-overhead) and print its tables
+    Run(run::RunArgs),
+    /// List the built-in studies and the performance_schema scenarios
+    Studies,
+    /// Print the tables of a results directory again
+    Report {
+        /// A results directory (or its results.json)
+        dir: std::path::PathBuf,
+    },
 }
 
 impl Cli {
@@ -44,6 +57,10 @@ pub fn main() -> i32 {
     let home = cli.home();
     let result = match cli.command {
         Command::Sandbox(cmd) => sandbox::run(cmd, &home),
+        Command::Bench(args) => bench::run(*args),
+        Command::Run(args) => run::run(args, &home),
+        Command::Studies => run::list(),
+        Command::Report { dir } => run::report(&dir),
     };
     match result {
         Ok(()) => 0,

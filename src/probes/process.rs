@@ -24,16 +24,25 @@ impl ProcSample {
         let stat = p
             .stat()
             .with_context(|| format!("reading /proc/{pid}/stat"))?;
-        let status = p
-            .status()
-            .with_context(|| format!("reading /proc/{pid}/status"))?;
+        // /proc/PID/status counts context switches of the main thread only: sum the tasks.
+        let (mut voluntary_cs, mut involuntary_cs) = (0, 0);
+        for task in p
+            .tasks()
+            .with_context(|| format!("reading /proc/{pid}/task"))?
+            .flatten()
+        {
+            if let Ok(st) = task.status() {
+                voluntary_cs += st.voluntary_ctxt_switches.unwrap_or(0);
+                involuntary_cs += st.nonvoluntary_ctxt_switches.unwrap_or(0);
+            }
+        }
         // /proc/PID/io needs ptrace access; a missing reading is zero, not an error.
         let io = p.io().ok();
         let tps = procfs::ticks_per_second();
         Ok(ProcSample {
             cpu_us: (stat.utime + stat.stime) * 1_000_000 / tps,
-            voluntary_cs: status.voluntary_ctxt_switches.unwrap_or(0),
-            involuntary_cs: status.nonvoluntary_ctxt_switches.unwrap_or(0),
+            voluntary_cs,
+            involuntary_cs,
             read_bytes: io.as_ref().map(|i| i.read_bytes).unwrap_or(0),
             write_bytes: io.as_ref().map(|i| i.write_bytes).unwrap_or(0),
             rss_bytes: stat.rss * procfs::page_size(),

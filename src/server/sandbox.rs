@@ -150,11 +150,9 @@ impl Sandbox {
         }
         let binaries = Binaries::locate(spec.basedir.as_deref())?;
         let datadir = dir.join("data");
-        if spec.fresh || spec.datadir_from.is_some() {
-            if datadir.exists() {
-                std::fs::remove_dir_all(&datadir)
-                    .with_context(|| format!("removing old datadir {}", datadir.display()))?;
-            }
+        if (spec.fresh || spec.datadir_from.is_some()) && datadir.exists() {
+            std::fs::remove_dir_all(&datadir)
+                .with_context(|| format!("removing old datadir {}", datadir.display()))?;
         }
         if !datadir.join("mysql").is_dir() {
             let _ = std::fs::remove_dir_all(&datadir);

@@ -14,7 +14,8 @@ pub enum Verdict {
     Down,
     /// Within noise or within the threshold.
     Same,
-    /// Too few rounds to say (fewer than 2 per side).
+    /// Too few rounds to say (fewer than 3 per side: a bootstrap over two values is
+    /// overconfident).
     Unknown,
 }
 
@@ -30,6 +31,9 @@ pub struct Comparison {
 
 /// Resamples for the bootstrap; 2000 gives stable 2.5/97.5 percentiles.
 const RESAMPLES: usize = 2000;
+
+/// Rounds per side below which no change is called.
+pub const MIN_ROUNDS: usize = 3;
 
 /// Compare `new` with `base` (values of the same metric, one per round). `threshold` is the
 /// smallest relative change that is called (0.05 = 5%). Deterministic: the resampling is seeded.
@@ -62,7 +66,9 @@ pub fn compare(base: &[f64], new: &[f64], threshold: f64) -> Comparison {
     ratios.sort_by(f64::total_cmp);
     let pick = |q: f64| ratios[((ratios.len() - 1) as f64 * q).round() as usize];
     let (low, high) = (pick(0.025), pick(0.975));
-    let verdict = if low > 1.0 && ratio - 1.0 >= threshold {
+    let verdict = if base.len() < MIN_ROUNDS || new.len() < MIN_ROUNDS {
+        Verdict::Unknown
+    } else if low > 1.0 && ratio - 1.0 >= threshold {
         Verdict::Up
     } else if high < 1.0 && 1.0 - ratio >= threshold {
         Verdict::Down
@@ -111,7 +117,10 @@ mod tests {
     }
 
     #[test]
-    fn one_round_is_unknown() {
+    fn fewer_than_three_rounds_is_unknown() {
         assert_eq!(compare(&[1.0], &[2.0], 0.05).verdict, Verdict::Unknown);
+        let c = compare(&[1.0, 1.01], &[2.0, 2.01], 0.05);
+        assert_eq!(c.verdict, Verdict::Unknown);
+        assert!(c.low > 1.5, "the interval is still given: {c:?}");
     }
 }

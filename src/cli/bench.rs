@@ -1,0 +1,236 @@
+//! `psbench bench WORKLOAD prepare|run|cleanup [options]`: sysbench's command line, in
+//! sysbench's order and with its option names. Builds the option structs and calls the
+//! driver; nothing else.
+
+use crate::driver::{self, RunContext, RunOptions};
+use crate::server::endpoint::password_from_file;
+use crate::server::Endpoint;
+use crate::workloads::sysbench::options::parse_switch;
+use crate::workloads::{sysbench_workload, OltpOptions, SYSBENCH_WORKLOADS};
+use anyhow::{Context, Result};
+use clap::{ArgAction, Args, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    #[arg(value_name = "WORKLOAD", help = workload_help())]
+    pub workload: String,
+
+    /// prepare: create and load the tables; run: measure; cleanup: drop the tables.
+    #[arg(value_enum, value_name = "COMMAND")]
+    pub command: BenchCommand,
+
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+
+    #[command(flatten)]
+    pub oltp: OltpOptions,
+}
+
+fn workload_help() -> String {
+    format!("The workload: {}", SYSBENCH_WORKLOADS.join(", "))
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchCommand {
+    Prepare,
+    Run,
+    Cleanup,
+}
+
+#[derive(Args, Debug)]
+pub struct ConnectionArgs {
+    /// Server host (TCP).
+    #[arg(
+        long,
+        alias = "mysql_host",
+        default_value = "127.0.0.1",
+        help_heading = "Connection"
+    )]
+    pub mysql_host: String,
+    /// Server port (TCP).
+    #[arg(
+        long,
+        alias = "mysql_port",
+        default_value_t = 3306,
+        help_heading = "Connection"
+    )]
+    pub mysql_port: u16,
+    /// Unix socket; when given, host and port are not used.
+    #[arg(long, alias = "mysql_socket", help_heading = "Connection")]
+    pub mysql_socket: Option<PathBuf>,
+    /// User. `sbtest` is sysbench's default; a psbench sandbox has `root` with no password.
+    #[arg(
+        long,
+        alias = "mysql_user",
+        default_value = "sbtest",
+        help_heading = "Connection"
+    )]
+    pub mysql_user: String,
+    /// Password; prefer PSBENCH_MYSQL_PASSWORD or --mysql-password-file, which keep it out
+    /// of the process list. Never printed nor written to results.
+    #[arg(
+        long,
+        alias = "mysql_password",
+        env = "PSBENCH_MYSQL_PASSWORD",
+        hide_env_values = true,
+        conflicts_with = "mysql_password_file",
+        help_heading = "Connection"
+    )]
+    pub mysql_password: Option<String>,
+    /// File with the password (`password=...` as in my.cnf, or the bare password).
+    #[arg(long, alias = "mysql_password_file", help_heading = "Connection")]
+    pub mysql_password_file: Option<PathBuf>,
+    /// Database; `prepare` creates it when missing.
+    #[arg(
+        long,
+        alias = "mysql_db",
+        default_value = "sbtest",
+        help_heading = "Connection"
+    )]
+    pub mysql_db: String,
+}
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Number of client threads, one connection each.
+    #[arg(
+        long,
+        default_value_t = 1,
+        allow_negative_numbers = true,
+        help_heading = "Run"
+    )]
+    pub threads: i64,
+    /// Seconds to measure; 0 = no time limit.
+    #[arg(
+        long,
+        default_value_t = 10.0,
+        allow_negative_numbers = true,
+        help_heading = "Run"
+    )]
+    pub time: f64,
+    /// Transactions to run over all threads; 0 = no limit.
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        help_heading = "Run"
+    )]
+    pub events: i64,
+    /// Seconds to run before measuring, left out of every statistic.
+    #[arg(
+        long,
+        alias = "warmup_time",
+        default_value_t = 0.0,
+        allow_negative_numbers = true,
+        help_heading = "Run"
+    )]
+    pub warmup_time: f64,
+    /// Target transactions per second (open loop, Poisson arrivals; latency counts from each
+    /// transaction's intended start); 0 = closed loop.
+    #[arg(
+        long,
+        default_value_t = 0.0,
+        allow_negative_numbers = true,
+        help_heading = "Run"
+    )]
+    pub rate: f64,
+    /// Print an interval line every N seconds; 0 = none.
+    #[arg(
+        long,
+        alias = "report_interval",
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        help_heading = "Run"
+    )]
+    pub report_interval: i64,
+    /// Latency percentiles to print (comma-separated); the first one is in interval lines.
+    /// p50/p95/p99/p99.9/max are always printed as well.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "95",
+        allow_negative_numbers = true,
+        help_heading = "Run"
+    )]
+    pub percentile: Vec<f64>,
+    /// Seed of all random draws; 0 = take one from the OS (it is printed and recorded).
+    #[arg(long, alias = "rand_seed", default_value_t = 0, help_heading = "Run")]
+    pub rand_seed: u64,
+    /// Write the result document (JSON) to this file.
+    #[arg(long, help_heading = "Run")]
+    pub json: Option<PathBuf>,
+    /// Print the latency histogram before the final report.
+    #[arg(long, value_name = "on|off", default_value = "off", value_parser = parse_switch,
+          action = ArgAction::Set, num_args = 0..=1, require_equals = true,
+          default_missing_value = "on", help_heading = "Run")]
+    pub histogram: bool,
+}
+
+impl ConnectionArgs {
+    fn endpoint(&self) -> Result<Endpoint> {
+        let mut ep = Endpoint::tcp(&self.mysql_host, self.mysql_port, &self.mysql_user)
+            .with_socket(self.mysql_socket.clone())
+            .with_database(Some(&self.mysql_db));
+        ep.password = match (&self.mysql_password, &self.mysql_password_file) {
+            (Some(p), _) => Some(p.clone()),
+            (None, Some(f)) => Some(password_from_file(f)?),
+            (None, None) => None,
+        };
+        Ok(ep)
+    }
+}
+
+impl RunArgs {
+    fn options(&self) -> RunOptions {
+        RunOptions {
+            threads: self.threads,
+            time: self.time,
+            events: self.events,
+            warmup_time: self.warmup_time,
+            rate: self.rate,
+            report_interval: self.report_interval,
+            percentiles: self.percentile.clone(),
+            rand_seed: self.rand_seed,
+            histogram: self.histogram,
+            json: self.json.clone(),
+        }
+    }
+}
+
+pub fn run(args: BenchArgs) -> Result<()> {
+    let workload = sysbench_workload(&args.workload, &args.oltp)?;
+    let endpoint = args.connection.endpoint()?;
+    let mut out = std::io::stdout().lock();
+    match args.command {
+        BenchCommand::Prepare => driver::prepare(
+            workload.as_ref(),
+            &endpoint,
+            args.run.threads,
+            args.run.rand_seed,
+            &mut out,
+        ),
+        BenchCommand::Cleanup => driver::cleanup(workload.as_ref(), &endpoint, &mut out),
+        BenchCommand::Run => {
+            let workload_options =
+                serde_json::to_value(&args.oltp).context("recording the workload options")?;
+            let command_line: Vec<String> = std::env::args().collect();
+            let ctx = RunContext {
+                endpoint: &endpoint,
+                workload_options: &workload_options,
+                command_line: &command_line,
+            };
+            driver::run(
+                workload.as_ref(),
+                &endpoint,
+                &args.run.options(),
+                &ctx,
+                &mut out,
+            )
+            .map(|_| ())
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! The versioned results document of a study: one JSON file, rewritten atomically after
+//! every cell, so an interrupted study keeps every finished cell and can be resumed.
+
+use super::provenance::{Host, VariantProvenance};
+use crate::error::usage;
+use crate::study::file::Study;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub const FORMAT: &str = "psbench-study";
+pub const VERSION: u32 = 1;
+pub const FILE_NAME: &str = "results.json";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StudyResults {
+    pub format: String,
+    pub version: u32,
+    pub tool_version: String,
+    /// The study as run (after command-line overrides), and where it came from.
+    pub study: Study,
+    pub origin: String,
+    pub host: Host,
+    pub started_unix: u64,
+    pub finished_unix: Option<u64>,
+    /// Base seed; each cell's seed derives from it and the cell's key.
+    pub seed: u64,
+    pub variants: BTreeMap<String, VariantProvenance>,
+    pub cells: Vec<CellResult>,
+    pub cost: Vec<CostResult>,
+    /// Things the reader must know (profiles unavailable, a variant restarted after a crash…).
+    pub notes: Vec<String>,
+}
+
+/// Identifies a throughput cell.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct CellKey {
+    pub round: u32,
+    pub variant: String,
+    pub step: String,
+    pub threads: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Flag {
+    /// The client used more than the set share of a core: the result may measure the client.
+    ClientBound,
+    /// Other processes used more than the set share of a core during the cell.
+    Contaminated,
+    /// Errors per transaction above the limit.
+    Errors,
+    /// Throughput was still trending within the measured window (not steady).
+    NotSteady,
+    /// Open-loop rate not sustained.
+    RateNotSustained,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Resources {
+    pub server_cpu_us_per_txn: f64,
+    pub client_cpu_us_per_txn: f64,
+    /// CPU seconds of processes other than server and client during the cell.
+    pub foreign_cpu_s: f64,
+    /// Server CPUs busy on average.
+    pub server_cpu_util: f64,
+    pub client_cpu_util: f64,
+    pub server_cs_per_txn: f64,
+    pub client_cs_per_txn: f64,
+    pub read_kb_per_txn: f64,
+    pub write_kb_per_txn: f64,
+    pub server_rss_mb: f64,
+    pub pfs_memory_mb: f64,
+    /// Selected SHOW GLOBAL STATUS deltas per transaction.
+    pub status_per_txn: BTreeMap<String, f64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellResult {
+    #[serde(flatten)]
+    pub key: CellKey,
+    pub ok: bool,
+    #[serde(default)]
+    pub error: Option<String>,
+    pub attempts: u32,
+    pub duration_s: f64,
+    pub transactions: u64,
+    pub queries: u64,
+    pub tps: f64,
+    pub qps: f64,
+    pub errors: u64,
+    pub reconnects: u64,
+    /// p50, p95, p99, p99.9, max, avg (ms).
+    pub latency_ms: BTreeMap<String, f64>,
+    pub per_second_tps: Vec<f64>,
+    pub resources: Resources,
+    pub flags: Vec<Flag>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CostResult {
+    pub variant: String,
+    pub step: String,
+    pub ok: bool,
+    #[serde(default)]
+    pub error: Option<String>,
+    /// Instructions (callgrind Ir) per transaction, marginal between the two windows.
+    pub ir_per_txn: f64,
+    pub events: [u32; 2],
+    pub ir: [u64; 2],
+}
+
+impl StudyResults {
+    pub fn cell(&self, key: &CellKey) -> Option<&CellResult> {
+        self.cells.iter().find(|c| &c.key == key)
+    }
+
+    pub fn cost_for(&self, variant: &str, step: &str) -> Option<&CostResult> {
+        self.cost
+            .iter()
+            .find(|c| c.variant == variant && c.step == step)
+    }
+
+    /// Write `DIR/results.json` atomically (a temporary file renamed over it).
+    pub fn save(&self, dir: &Path) -> Result<()> {
+        write_json_atomically(&dir.join(FILE_NAME), self)
+    }
+
+    /// Read a results document; a file that is not psbench's is a usage error.
+    pub fn load(path: &Path) -> Result<StudyResults> {
+        let path = if path.is_dir() {
+            path.join(FILE_NAME)
+        } else {
+            path.to_path_buf()
+        };
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| usage(format!("cannot read results {}: {e}", path.display())))?;
+        parse(&text, &path.display().to_string())
+    }
+}
+
+/// Parse a results document, checking that it is psbench's and of a version this build reads.
+pub fn parse(text: &str, origin: &str) -> Result<StudyResults> {
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        usage(format!(
+            "{origin} is not a psbench results file (not JSON: {e})"
+        ))
+    })?;
+    match v.get("format").and_then(|f| f.as_str()) {
+        Some(FORMAT) => {}
+        _ => {
+            return Err(usage(format!(
+                "{origin} is not a psbench results file (no \"format\": \"{FORMAT}\")"
+            )))
+        }
+    }
+    match v.get("version").and_then(|f| f.as_u64()) {
+        Some(n) if n == VERSION as u64 => {}
+        other => return Err(usage(format!(
+            "{origin} has results format version {other:?}; this psbench reads version {VERSION}"
+        ))),
+    }
+    serde_json::from_value(v)
+        .map_err(|e| usage(format!("{origin}: malformed psbench results: {e}")))
+}
+
+/// Serialise to a temporary file beside `path` and rename it over `path`, so that a reader
+/// (or a crash) never sees half a document.
+pub fn write_json_atomically(path: &Path, value: &impl Serialize) -> Result<()> {
+    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
+    let bytes = serde_json::to_vec_pretty(value).context("serialising results")?;
+    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+}

@@ -1,0 +1,45 @@
+//! Built-in studies, kept as TOML files under `studies/` so that they double as examples.
+
+use super::file::{parse, Study};
+use crate::error::usage;
+use anyhow::Result;
+
+pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "pfs-overhead",
+        include_str!("../../studies/pfs-overhead.toml"),
+    ),
+    (
+        "pfs-threads",
+        include_str!("../../studies/pfs-threads.toml"),
+    ),
+];
+
+/// The default of a bare `psbench run`.
+pub const DEFAULT: &str = "pfs-overhead";
+
+pub fn builtin(name: &str) -> Result<Study> {
+    let (_, text) = BUILTIN.iter().find(|(n, _)| *n == name).ok_or_else(|| {
+        usage(format!(
+            "unknown study '{name}': not a file, and not one of the built-in studies ({})",
+            BUILTIN
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    })?;
+    parse(text, &format!("built-in study {name}"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_builtin_parses() {
+        for (name, _) in super::BUILTIN {
+            let s = super::builtin(name).unwrap();
+            assert_eq!(&s.name, name);
+        }
+        assert!(crate::error::is_usage(&super::builtin("nope").unwrap_err()));
+    }
+}

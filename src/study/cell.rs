@@ -1,0 +1,154 @@
+//! One throughput cell: a warm-up, then a measured run of the driver with probes around it,
+//! turned into a [`CellResult`] with per-transaction resources and validity flags.
+
+use super::file::Limits;
+use crate::driver::{self, RunOptions, RunReport};
+use crate::probes::{status, MachineSample, PfsState, ProcSample, StatusSnapshot};
+use crate::results::{CellKey, CellResult, Flag, Resources};
+use crate::server::Endpoint;
+use crate::workloads::Workload;
+use anyhow::Result;
+use std::collections::BTreeMap;
+
+/// What a cell needs to know about its server.
+pub struct Target<'a> {
+    pub endpoint: &'a Endpoint,
+    /// root, for status and PFS reads outside the measured connections.
+    pub admin: &'a Endpoint,
+    pub server_pid: i32,
+}
+
+pub struct CellPlan<'a> {
+    pub key: CellKey,
+    pub workload: &'a dyn Workload,
+    pub warmup_s: f64,
+    pub duration_s: f64,
+    pub seed: u64,
+    pub limits: &'a Limits,
+}
+
+fn driver_run(plan: &CellPlan, target: &Target, time: f64, events: i64) -> Result<RunReport> {
+    let opts = RunOptions {
+        threads: plan.key.threads as i64,
+        time,
+        events,
+        rand_seed: plan.seed,
+        percentiles: vec![95.0],
+        ..RunOptions::default()
+    };
+    let ctx = driver::RunContext {
+        endpoint: target.endpoint,
+        workload_options: &serde_json::Value::Null,
+        command_line: &[],
+    };
+    driver::run(
+        plan.workload,
+        target.endpoint,
+        &opts,
+        &ctx,
+        &mut std::io::sink(),
+    )
+}
+
+/// Run one cell once.
+pub fn run(plan: &CellPlan, target: &Target) -> Result<CellResult> {
+    if plan.warmup_s > 0.0 {
+        driver_run(plan, target, plan.warmup_s, 0)?;
+    }
+    let mut admin = target.admin.connect()?;
+    let status_before = StatusSnapshot::read(&mut admin)?;
+    let machine_before = MachineSample::now()?;
+    let server_before = ProcSample::of(target.server_pid)?;
+    let client_before = ProcSample::of_self()?;
+
+    let report = driver_run(plan, target, plan.duration_s, 0)?;
+
+    let client = ProcSample::of_self()?.since(&client_before);
+    let server = ProcSample::of(target.server_pid)?.since(&server_before);
+    let machine = MachineSample::now()?.since(&machine_before);
+    let status_delta = StatusSnapshot::read(&mut admin)?.delta(&status_before);
+    let pfs = PfsState::read(&mut admin)?;
+
+    let t = &report.totals;
+    let txns = t.events;
+    let per = |x: f64| if txns > 0 { x / txns as f64 } else { 0.0 };
+    let wall = report.total_time_s.max(1e-9);
+    let foreign_us = machine.busy_us as f64 - server.cpu_us as f64 - client.cpu_us as f64;
+    let lat = &t.classes[0].latency;
+    let mut latency_ms = BTreeMap::new();
+    for (k, p) in [("p50", 50.0), ("p95", 95.0), ("p99", 99.0), ("p99.9", 99.9)] {
+        latency_ms.insert(k.to_string(), lat.percentile_ms(p));
+    }
+    latency_ms.insert("max".into(), lat.max_ms());
+    latency_ms.insert("avg".into(), lat.avg_ms());
+    let per_second_tps: Vec<f64> = report.seconds.iter().map(|s| s.tps).collect();
+    let resources = Resources {
+        server_cpu_us_per_txn: per(server.cpu_us as f64),
+        client_cpu_us_per_txn: per(report.cpu.total_s() * 1e6),
+        foreign_cpu_s: foreign_us.max(0.0) / 1e6,
+        server_cpu_util: server.cpu_us as f64 / 1e6 / wall,
+        client_cpu_util: report.cpu.total_s() / wall,
+        server_cs_per_txn: per(server.context_switches() as f64),
+        client_cs_per_txn: per(client.context_switches() as f64),
+        read_kb_per_txn: per(server.read_bytes as f64 / 1024.0),
+        write_kb_per_txn: per(server.write_bytes as f64 / 1024.0),
+        server_rss_mb: server.rss_bytes as f64 / 1048576.0,
+        pfs_memory_mb: pfs.memory_bytes as f64 / 1048576.0,
+        status_per_txn: status::per_transaction(&status_delta, txns),
+    };
+    let mut flags = Vec::new();
+    if resources.client_cpu_util > plan.limits.client_bound_core_share {
+        flags.push(Flag::ClientBound);
+    }
+    if resources.foreign_cpu_s / wall > plan.limits.foreign_cpu_core_share {
+        flags.push(Flag::Contaminated);
+    }
+    if per(t.errors as f64) > plan.limits.error_rate {
+        flags.push(Flag::Errors);
+    }
+    if trending(&per_second_tps, plan.limits.trend) {
+        flags.push(Flag::NotSteady);
+    }
+    Ok(CellResult {
+        key: plan.key.clone(),
+        ok: true,
+        error: None,
+        attempts: 1,
+        duration_s: report.total_time_s,
+        transactions: txns,
+        queries: t.queries.total(),
+        tps: txns as f64 / wall,
+        qps: t.queries.total() as f64 / wall,
+        errors: t.errors,
+        reconnects: t.reconnects,
+        latency_ms,
+        per_second_tps,
+        resources,
+        flags,
+    })
+}
+
+/// Throughput still moving: the mean of the last third differs from the first third by more
+/// than `limit` (relative). Needs at least 6 seconds to judge.
+pub fn trending(per_second: &[f64], limit: f64) -> bool {
+    if per_second.len() < 6 {
+        return false;
+    }
+    let third = per_second.len() / 3;
+    let mean = |s: &[f64]| s.iter().sum::<f64>() / s.len() as f64;
+    let first = mean(&per_second[..third]);
+    let last = mean(&per_second[per_second.len() - third..]);
+    first > 0.0 && ((last - first) / first).abs() > limit
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn steady_and_trending_series() {
+        let steady = [100.0, 103.0, 98.0, 101.0, 99.0, 102.0, 100.0, 97.0, 101.0];
+        assert!(!super::trending(&steady, 0.15));
+        let rising: Vec<f64> = (0..9).map(|i| 100.0 + 10.0 * i as f64).collect();
+        assert!(super::trending(&rising, 0.15));
+        assert!(!super::trending(&[1.0, 100.0], 0.15));
+    }
+}

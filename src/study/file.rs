@@ -1,0 +1,423 @@
+//! The study file (TOML): which servers, dataset, variants, workload steps, thread counts,
+//! durations and rounds to run, and what counts as a change. Mistakes are reported with the
+//! file, line and key.
+
+use crate::error::usage;
+use crate::workloads::sysbench::{OltpOptions, SYSBENCH_WORKLOADS};
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Wall-clock throughput with real concurrency (interleaved rounds, intervals).
+    #[default]
+    Throughput,
+    /// Instructions per transaction under callgrind: deterministic path length, no contention.
+    Cost,
+    /// Cost over every variant and throughput over `throughput_variants`.
+    Both,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Study {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// The variant every other is compared with; default: the first.
+    #[serde(default)]
+    pub base: Option<String>,
+    /// Smallest relative change that is called (0.05 = 5%, as the published reports colour it).
+    #[serde(default = "default_threshold")]
+    pub threshold: f64,
+    #[serde(default = "default_rounds")]
+    pub rounds: u32,
+    /// Measured seconds per cell.
+    #[serde(default = "default_duration")]
+    pub duration: f64,
+    /// Seconds of load before each measured cell, not measured.
+    #[serde(default = "default_warmup")]
+    pub warmup: f64,
+    #[serde(default = "default_threads")]
+    pub threads: Vec<u32>,
+    #[serde(default)]
+    pub mode: Mode,
+    /// With `mode = "both"`: the variants also measured in throughput mode (default: all).
+    #[serde(default)]
+    pub throughput_variants: Option<Vec<String>>,
+    #[serde(default)]
+    pub dataset: Dataset,
+    #[serde(default)]
+    pub cost: CostSettings,
+    #[serde(default)]
+    pub limits: Limits,
+    #[serde(rename = "variant", default)]
+    pub variants: Vec<Variant>,
+    #[serde(rename = "workload", default)]
+    pub workloads: Vec<WorkloadStep>,
+}
+
+fn default_threshold() -> f64 {
+    0.05
+}
+fn default_rounds() -> u32 {
+    3
+}
+fn default_duration() -> f64 {
+    10.0
+}
+fn default_warmup() -> f64 {
+    2.0
+}
+fn default_threads() -> Vec<u32> {
+    vec![1]
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dataset {
+    /// `cached` (fits the buffer pool) or `io-bound` (about 4× the buffer pool).
+    #[serde(default)]
+    pub preset: Option<String>,
+    #[serde(default)]
+    pub tables: Option<u32>,
+    #[serde(default)]
+    pub table_size: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CostSettings {
+    /// Transactions in the two measured windows; instructions per transaction is the
+    /// difference divided by the difference, which cancels connect and prepare costs.
+    #[serde(default = "default_cost_events")]
+    pub events: [u32; 2],
+    #[serde(default = "default_cost_warmup")]
+    pub warmup_events: u32,
+}
+
+fn default_cost_events() -> [u32; 2] {
+    [1000, 3000]
+}
+fn default_cost_warmup() -> u32 {
+    200
+}
+
+impl Default for CostSettings {
+    fn default() -> Self {
+        CostSettings {
+            events: default_cost_events(),
+            warmup_events: default_cost_warmup(),
+        }
+    }
+}
+
+/// Thresholds for the validity flags of a cell.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Client CPU above this share of one core marks the cell client-bound.
+    #[serde(default = "default_client_share")]
+    pub client_bound_core_share: f64,
+    /// CPU of other processes above this share of one core marks the cell contaminated (then repeated).
+    #[serde(default = "default_foreign_share")]
+    pub foreign_cpu_core_share: f64,
+    /// Errors per transaction above this mark the cell.
+    #[serde(default = "default_error_rate")]
+    pub error_rate: f64,
+    /// Relative throughput change between the first and last third of a cell that marks it still trending.
+    #[serde(default = "default_trend")]
+    pub trend: f64,
+    /// Attempts of a contaminated cell.
+    #[serde(default = "default_attempts")]
+    pub attempts: u32,
+}
+
+fn default_client_share() -> f64 {
+    0.9
+}
+fn default_foreign_share() -> f64 {
+    0.1
+}
+fn default_error_rate() -> f64 {
+    0.01
+}
+fn default_trend() -> f64 {
+    0.15
+}
+fn default_attempts() -> u32 {
+    2
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            client_bound_core_share: default_client_share(),
+            foreign_cpu_core_share: default_foreign_share(),
+            error_rate: default_error_rate(),
+            trend: default_trend(),
+            attempts: default_attempts(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    pub name: String,
+    /// A performance_schema scenario (see `psbench studies`), expanded to startup options
+    /// and verified after start.
+    #[serde(default)]
+    pub scenario: Option<String>,
+    /// Server options KEY=VALUE, after the scenario's.
+    #[serde(default)]
+    pub options: Vec<String>,
+    /// Statements run as root after each start (runtime-settable state).
+    #[serde(default)]
+    pub sql: Vec<String>,
+    /// Another server binary tree for this variant (versions and builds).
+    #[serde(default)]
+    pub basedir: Option<PathBuf>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadStep {
+    /// Label in reports; default: the workload's name without `oltp_`.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// A sysbench workload (oltp_point_select, oltp_read_only, …).
+    pub workload: String,
+    /// Workload options by their sysbench names (range_size, db_ps_mode, rand_type, …).
+    #[serde(default)]
+    pub options: toml::Table,
+    /// Thread counts for this step; default: the study's.
+    #[serde(default)]
+    pub threads: Option<Vec<u32>>,
+}
+
+impl WorkloadStep {
+    pub fn label(&self) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| self.workload.trim_start_matches("oltp_").to_string())
+    }
+}
+
+/// A study file's text → a checked study. `origin` names the file in messages.
+pub fn parse(text: &str, origin: &str) -> Result<Study> {
+    let study: Study = toml::from_str(text).map_err(|e| {
+        let place = e
+            .span()
+            .map(|s| {
+                let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
+                format!(", line {line}")
+            })
+            .unwrap_or_default();
+        usage(format!(
+            "{origin}{place}: {}",
+            e.message().trim().replace('\n', " ")
+        ))
+    })?;
+    study.check(origin)?;
+    Ok(study)
+}
+
+impl Study {
+    fn check(&self, origin: &str) -> Result<()> {
+        let bad = |what: String| Err(usage(format!("{origin}: {what}")));
+        if self.variants.is_empty() {
+            return bad("no [[variant]]: a study compares at least one variant".into());
+        }
+        if self.workloads.is_empty() {
+            return bad("no [[workload]]: name at least one workload step".into());
+        }
+        let mut seen = std::collections::HashSet::new();
+        for v in &self.variants {
+            if v.name.is_empty() || !seen.insert(v.name.as_str()) {
+                return bad(format!("variant name '{}' is empty or repeated", v.name));
+            }
+            if let Some(sc) = &v.scenario {
+                super::scenarios::scenario(sc)
+                    .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
+            }
+            for o in &v.options {
+                crate::server::ServerOption::parse(o)
+                    .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
+            }
+        }
+        if let Some(b) = &self.base {
+            if !self.variants.iter().any(|v| &v.name == b) {
+                return bad(format!("base = '{b}' names no variant"));
+            }
+        }
+        if let Some(tv) = &self.throughput_variants {
+            for n in tv {
+                if !self.variants.iter().any(|v| &v.name == n) {
+                    return bad(format!(
+                        "throughput_variants names '{n}', which is no variant"
+                    ));
+                }
+            }
+        }
+        if self.rounds == 0 {
+            return bad("rounds must be at least 1".into());
+        }
+        if !(self.duration.is_finite() && self.duration > 0.0) {
+            return bad(format!(
+                "duration must be more than 0 seconds (got {})",
+                self.duration
+            ));
+        }
+        if !(self.warmup.is_finite() && self.warmup >= 0.0) {
+            return bad(format!(
+                "warmup must be 0 or more seconds (got {})",
+                self.warmup
+            ));
+        }
+        if !(self.threshold.is_finite() && self.threshold >= 0.0 && self.threshold < 1.0) {
+            return bad(format!(
+                "threshold must be in [0, 1) (got {})",
+                self.threshold
+            ));
+        }
+        for w in &self.workloads {
+            if !SYSBENCH_WORKLOADS.contains(&w.workload.as_str()) {
+                return bad(format!(
+                    "unknown workload '{}'; known: {}",
+                    w.workload,
+                    SYSBENCH_WORKLOADS.join(", ")
+                ));
+            }
+            let threads = w.threads.as_ref().unwrap_or(&self.threads);
+            if threads.is_empty() || threads.contains(&0) {
+                return bad(format!(
+                    "workload '{}': thread counts must be at least 1 (got {threads:?})",
+                    w.label()
+                ));
+            }
+            self.workload_options(w)
+                .map_err(|e| usage(format!("{origin}: workload '{}': {e}", w.label())))?;
+        }
+        if let Some(p) = &self.dataset.preset {
+            if p != "cached" && p != "io-bound" {
+                return bad(format!(
+                    "dataset preset '{p}' is neither 'cached' nor 'io-bound'"
+                ));
+            }
+        }
+        let [a, b] = self.cost.events;
+        if a == 0 || b <= a {
+            return bad(format!(
+                "cost.events must be two counts, the second larger (got [{a}, {b}])"
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn base_variant(&self) -> &str {
+        self.base.as_deref().unwrap_or(&self.variants[0].name)
+    }
+
+    /// (tables, rows per table) of the dataset.
+    pub fn dataset_size(&self) -> (u32, u32) {
+        let (t, n) = match self.dataset.preset.as_deref() {
+            // About 2 GB of rows against the sandbox's 256M buffer pool.
+            Some("io-bound") => (8, 1_000_000),
+            // 4 × 100k rows ≈ 117 MB: fits the 256M buffer pool.
+            Some("cached") => (4, 100_000),
+            _ => (1, 10_000),
+        };
+        (
+            self.dataset.tables.unwrap_or(t),
+            self.dataset.table_size.unwrap_or(n),
+        )
+    }
+
+    /// The workload's options: sysbench's defaults, the dataset, then the step's overrides.
+    /// An unknown key is an error.
+    pub fn workload_options(&self, w: &WorkloadStep) -> Result<OltpOptions> {
+        let (tables, rows) = self.dataset_size();
+        let mut base = OltpOptions {
+            tables,
+            table_size: rows,
+            ..OltpOptions::default()
+        };
+        if w.options.is_empty() {
+            return Ok(base);
+        }
+        let mut table = toml::Table::try_from(&base)?;
+        for (k, v) in &w.options {
+            let key = k.replace('-', "_");
+            if !table.contains_key(&key) {
+                return Err(usage(format!("unknown workload option '{k}'")));
+            }
+            table.insert(key, v.clone());
+        }
+        base = table
+            .try_into()
+            .map_err(|e: toml::de::Error| usage(format!("workload options: {}", e.message())))?;
+        base.validate()?;
+        Ok(base)
+    }
+
+    pub fn threads_for(&self, w: &WorkloadStep) -> Vec<u32> {
+        w.threads.clone().unwrap_or_else(|| self.threads.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OK: &str = r#"
+name = "t"
+threads = [1, 2]
+[[variant]]
+name = "off"
+scenario = "ps_off"
+[[variant]]
+name = "on"
+options = ["performance_schema=ON"]
+[[workload]]
+workload = "oltp_point_select"
+options = { db_ps_mode = "disable", range-size = 50 }
+"#;
+
+    #[test]
+    fn parses_a_study_with_defaults() {
+        let s = parse(OK, "t.toml").unwrap();
+        assert_eq!(s.base_variant(), "off");
+        assert_eq!(s.rounds, 3);
+        assert_eq!(s.threads, [1, 2]);
+        let o = s.workload_options(&s.workloads[0]).unwrap();
+        assert_eq!(o.range_size, 50);
+        assert_eq!(o.db_ps_mode, crate::workloads::sysbench::PsMode::Disable);
+        assert_eq!(s.workloads[0].label(), "point_select");
+    }
+
+    fn err(text: &str) -> String {
+        let e = parse(text, "s.toml").unwrap_err();
+        assert!(crate::error::is_usage(&e));
+        e.to_string()
+    }
+
+    #[test]
+    fn mistakes_name_file_line_and_key() {
+        let e = err(&OK.replace("threads = [1, 2]", "threads = [1, 2]\nthread = 3"));
+        assert!(e.contains("s.toml, line 4") && e.contains("thread"), "{e}");
+        let e = err(&OK.replace("name = \"t\"", "name = \"t\"\nrounds = \"x\""));
+        assert!(e.contains("line 3") && e.contains("invalid type"), "{e}");
+        assert!(err("name = [").contains("s.toml, line 1"));
+        assert!(err(&OK.replace("oltp_point_select", "oltp_nope"))
+            .contains("unknown workload 'oltp_nope'"));
+        assert!(err(&OK.replace("ps_off", "ps_of")).contains("unknown scenario 'ps_of'"));
+        assert!(err(&OK.replace("range-size", "range-sise"))
+            .contains("unknown workload option 'range-sise'"));
+        assert!(err(&OK.replace("[1, 2]", "[0]")).contains("at least 1"));
+        assert!(err(&format!("duration = -1\n{OK}")).contains("duration must be more than 0"));
+        assert!(err(&format!("base = \"zz\"\n{OK}")).contains("base = 'zz'"));
+    }
+}

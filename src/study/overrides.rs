@@ -1,0 +1,165 @@
+//! Command-line overrides of a study file (`--time`, `--rounds`, `--threads`, …).
+
+use super::file::{Mode, Study};
+use crate::error::usage;
+use anyhow::Result;
+
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub time: Option<f64>,
+    pub warmup: Option<f64>,
+    pub rounds: Option<u32>,
+    pub threads: Option<Vec<u32>>,
+    pub max_threads: Option<u32>,
+    pub variants: Option<Vec<String>>,
+    pub workloads: Option<Vec<String>>,
+    pub cost_only: bool,
+    pub full: bool,
+}
+
+impl Overrides {
+    pub fn apply(&self, s: &mut Study) -> Result<()> {
+        if self.full {
+            // Every scenario in both modes, at full size.
+            s.throughput_variants = None;
+            s.rounds = s.rounds.max(5);
+            s.duration = s.duration.max(10.0);
+            s.warmup = s.warmup.max(2.0);
+        }
+        if self.cost_only {
+            s.mode = Mode::Cost;
+        }
+        if let Some(t) = self.time {
+            if !(t.is_finite() && t > 0.0) {
+                return Err(usage(format!(
+                    "--time must be more than 0 seconds (got {t})"
+                )));
+            }
+            s.duration = t;
+        }
+        if let Some(w) = self.warmup {
+            if !(w.is_finite() && w >= 0.0) {
+                return Err(usage(format!(
+                    "--warmup must be 0 or more seconds (got {w})"
+                )));
+            }
+            s.warmup = w;
+        }
+        if let Some(r) = self.rounds {
+            if r == 0 {
+                return Err(usage("--rounds must be at least 1"));
+            }
+            s.rounds = r;
+        }
+        if let Some(t) = &self.threads {
+            if t.is_empty() || t.contains(&0) {
+                return Err(usage(format!(
+                    "--threads must list counts of at least 1 (got {t:?})"
+                )));
+            }
+            s.threads = t.clone();
+            for w in &mut s.workloads {
+                w.threads = None;
+            }
+        }
+        if let Some(m) = self.max_threads {
+            if m == 0 {
+                return Err(usage("--max-threads must be at least 1"));
+            }
+            s.threads.retain(|t| *t <= m);
+            for w in &mut s.workloads {
+                if let Some(t) = &mut w.threads {
+                    t.retain(|t| *t <= m);
+                }
+            }
+            if s.threads.is_empty() {
+                s.threads = vec![1];
+            }
+        }
+        if let Some(names) = &self.variants {
+            for n in names {
+                if !s.variants.iter().any(|v| &v.name == n) {
+                    return Err(usage(format!(
+                        "--variants: no variant '{n}' in study {} (it has: {})",
+                        s.name,
+                        s.variants
+                            .iter()
+                            .map(|v| v.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
+                }
+            }
+            s.variants.retain(|v| names.contains(&v.name));
+            if let Some(b) = &s.base {
+                if !names.contains(b) {
+                    s.base = None;
+                }
+            }
+            if let Some(tv) = &mut s.throughput_variants {
+                tv.retain(|v| names.contains(v));
+                if tv.is_empty() {
+                    s.throughput_variants = None;
+                }
+            }
+        }
+        if let Some(names) = &self.workloads {
+            for n in names {
+                if !s
+                    .workloads
+                    .iter()
+                    .any(|w| &w.label() == n || &w.workload == n)
+                {
+                    return Err(usage(format!(
+                        "--workloads: no workload step '{n}' in study {} (it has: {})",
+                        s.name,
+                        s.workloads
+                            .iter()
+                            .map(|w| w.label())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
+                }
+            }
+            s.workloads
+                .retain(|w| names.contains(&w.label()) || names.contains(&w.workload));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_apply_and_check() {
+        let mut s = crate::study::builtin::builtin("pfs-overhead").unwrap();
+        let o = Overrides {
+            time: Some(2.0),
+            rounds: Some(2),
+            threads: Some(vec![1]),
+            variants: Some(vec!["ps_off".into(), "default".into()]),
+            workloads: Some(vec!["point_select".into()]),
+            ..Overrides::default()
+        };
+        o.apply(&mut s).unwrap();
+        assert_eq!((s.duration, s.rounds, s.threads.clone()), (2.0, 2, vec![1]));
+        assert_eq!(s.variants.len(), 2);
+        assert_eq!(s.workloads.len(), 1);
+        assert_eq!(
+            s.throughput_variants.as_deref(),
+            Some(&["ps_off".to_string(), "default".into()][..])
+        );
+        let bad = Overrides {
+            variants: Some(vec!["nope".into()]),
+            ..Overrides::default()
+        };
+        assert!(crate::error::is_usage(&bad.apply(&mut s).unwrap_err()));
+        let zero = Overrides {
+            threads: Some(vec![0]),
+            ..Overrides::default()
+        };
+        assert!(zero.apply(&mut s).is_err());
+    }
+}

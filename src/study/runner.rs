@@ -1,0 +1,489 @@
+//! Runs a study: cost mode over its variants, then interleaved throughput rounds, writing the
+//! results document after every cell so that nothing finished is lost and `--resume` can
+//! complete an interrupted study.
+
+use super::cell::{self, CellPlan, Target};
+use super::file::{Mode, Study, Variant};
+use super::{cost, dataset, variant};
+use crate::results::document::{FORMAT, VERSION};
+use crate::results::{CellKey, CellResult, CostResult, Host, Resources, StudyResults};
+use crate::server::{errorlog, Home, Sandbox};
+use crate::workloads::sysbench::sysbench_workload;
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+pub struct Request {
+    pub study: Study,
+    pub origin: String,
+    pub out_dir: PathBuf,
+    pub home: Home,
+    /// Continue the results document in `out_dir` instead of starting a new one.
+    pub resume: bool,
+}
+
+fn now_unix() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// The variants measured in throughput mode, in the study's order.
+pub fn throughput_variants(s: &Study) -> Vec<&Variant> {
+    match s.mode {
+        Mode::Cost => Vec::new(),
+        Mode::Throughput => s.variants.iter().collect(),
+        Mode::Both => match &s.throughput_variants {
+            Some(names) => s
+                .variants
+                .iter()
+                .filter(|v| names.contains(&v.name))
+                .collect(),
+            None => s.variants.iter().collect(),
+        },
+    }
+}
+
+pub fn cost_variants(s: &Study) -> Vec<&Variant> {
+    match s.mode {
+        Mode::Throughput => Vec::new(),
+        _ => s.variants.iter().collect(),
+    }
+}
+
+/// Round `r` runs the variants in an order rotated by `r` (ABC, BCA, CAB, …), so that no
+/// variant is always first after a quiet spell or last in a drift.
+pub fn rotated<T: Clone>(items: &[T], round: u32) -> Vec<T> {
+    if items.is_empty() {
+        return Vec::new();
+    }
+    let k = round as usize % items.len();
+    items[k..].iter().chain(&items[..k]).cloned().collect()
+}
+
+/// The same seed for every variant of a (round, step, threads), so that they see the same draws.
+fn cell_seed(base: u64, round: u32, step: &str, threads: u32) -> u64 {
+    let mut h = DefaultHasher::new();
+    (base, round, step, threads).hash(&mut h);
+    h.finish() | 1
+}
+
+struct Progress {
+    bar: ProgressBar,
+    visible: bool,
+}
+
+impl Progress {
+    fn new(total: u64) -> Self {
+        let bar = ProgressBar::new(total);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{elapsed_precise} [{bar:30}] {pos}/{len} ETA {eta} {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+        );
+        let visible = !bar.is_hidden();
+        Progress { bar, visible }
+    }
+
+    fn start(&self, what: &str) {
+        self.bar.set_message(what.to_string());
+        if !self.visible {
+            eprintln!(
+                "[{}/{}] {what}",
+                self.bar.position() + 1,
+                self.bar.length().unwrap_or(0)
+            );
+        }
+    }
+
+    fn done(&self) {
+        self.bar.inc(1);
+    }
+
+    fn note(&self, line: &str) {
+        self.bar.println(line);
+    }
+}
+
+pub fn run(req: Request) -> Result<StudyResults> {
+    std::fs::create_dir_all(&req.out_dir)
+        .with_context(|| format!("creating {}", req.out_dir.display()))?;
+    let mut res = if req.resume {
+        let r = StudyResults::load(&req.out_dir)?;
+        eprintln!(
+            "resuming {} in {}: {} cell(s) and {} cost measurement(s) already done",
+            r.study.name,
+            req.out_dir.display(),
+            r.cells.len(),
+            r.cost.len()
+        );
+        r
+    } else {
+        StudyResults {
+            format: FORMAT.into(),
+            version: VERSION,
+            tool_version: env!("CARGO_PKG_VERSION").into(),
+            study: req.study.clone(),
+            origin: req.origin.clone(),
+            host: Host::current(),
+            started_unix: now_unix(),
+            finished_unix: None,
+            seed: crate::driver::resolve_seed(0),
+            variants: BTreeMap::new(),
+            cells: Vec::new(),
+            cost: Vec::new(),
+            notes: Vec::new(),
+        }
+    };
+    res.finished_unix = None;
+    res.save(&req.out_dir)?;
+    let study = res.study.clone();
+    let out_dir = req.out_dir.clone();
+    crate::server::registry::on_signal(move || {
+        eprintln!(
+            "psbench: finished cells are kept in {}; finish the rest with: psbench run --resume {}",
+            out_dir.display(),
+            out_dir.display()
+        );
+    });
+
+    let tput = throughput_variants(&study);
+    let costv = cost_variants(&study);
+    let mut todo_cells = 0u64;
+    for round in 0..study.rounds {
+        for v in &tput {
+            for w in &study.workloads {
+                for t in study.threads_for(w) {
+                    let key = CellKey {
+                        round,
+                        variant: v.name.clone(),
+                        step: w.label(),
+                        threads: t,
+                    };
+                    if res.cell(&key).is_none() {
+                        todo_cells += 1;
+                    }
+                }
+            }
+        }
+    }
+    let todo_cost = costv.len() as u64 * study.workloads.len() as u64
+        - res.cost.len().min(costv.len() * study.workloads.len()) as u64;
+    let progress = Progress::new(todo_cells + todo_cost);
+
+    // Data once per server binary, shared by every variant of that binary.
+    let data_opts = study.workload_options(&study.workloads[0])?;
+    let mut datadirs: BTreeMap<Option<PathBuf>, PathBuf> = BTreeMap::new();
+    for v in &study.variants {
+        if !datadirs.contains_key(&v.basedir) {
+            let d = dataset::prepared(
+                &req.home,
+                v.basedir.as_deref(),
+                &data_opts,
+                &mut std::io::stderr(),
+            )?;
+            datadirs.insert(v.basedir.clone(), d);
+        }
+    }
+    let prefix = format!("s{}", std::process::id());
+
+    run_cost(
+        &req, &study, &costv, &datadirs, &prefix, &mut res, &progress,
+    )?;
+    run_throughput(&req, &study, &tput, &datadirs, &prefix, &mut res, &progress)?;
+
+    progress.bar.finish_and_clear();
+    res.finished_unix = Some(now_unix());
+    res.save(&req.out_dir)?;
+    Ok(res)
+}
+
+fn run_cost(
+    req: &Request,
+    study: &Study,
+    variants: &[&Variant],
+    datadirs: &BTreeMap<Option<PathBuf>, PathBuf>,
+    prefix: &str,
+    res: &mut StudyResults,
+    progress: &Progress,
+) -> Result<()> {
+    if variants.is_empty() {
+        return Ok(());
+    }
+    let dumps = req.out_dir.join("callgrind");
+    std::fs::create_dir_all(&dumps)?;
+    let wrapper = cost::wrapper(&dumps)?;
+    for v in variants {
+        let pending: Vec<_> = study
+            .workloads
+            .iter()
+            .filter(|w| res.cost_for(&v.name, &w.label()).is_none())
+            .collect();
+        if pending.is_empty() {
+            continue;
+        }
+        let name = variant::sandbox_name(prefix, &format!("cost-{}", v.name));
+        let launch = variant::Launch {
+            variant: v,
+            home: &req.home,
+            sandbox_name: name.clone(),
+            datadir: &datadirs[&v.basedir],
+            extra_options: cost::valgrind_options(),
+            wrapper: wrapper.clone(),
+            ready_timeout: Duration::from_secs(300),
+        };
+        progress.start(&format!("cost: starting {} under callgrind", v.name));
+        let (sb, prov) = variant::start(&launch)?;
+        res.variants.insert(format!("{} [cost]", v.name), prov);
+        for w in pending {
+            progress.start(&format!("cost: {} {}", v.name, w.label()));
+            let workload = sysbench_workload(&w.workload, &study.workload_options(w)?)?;
+            let seed = cell_seed(res.seed, 0, &w.label(), 1);
+            let r = cost::measure(
+                &sb,
+                workload.as_ref(),
+                study.cost.events,
+                study.cost.warmup_events,
+                &dumps,
+                seed,
+            );
+            let entry = match r {
+                Ok(m) => CostResult {
+                    variant: v.name.clone(),
+                    step: w.label(),
+                    ok: true,
+                    error: None,
+                    ir_per_txn: m.ir_per_txn,
+                    events: study.cost.events,
+                    ir: m.ir,
+                },
+                Err(e) => {
+                    let msg = format!("{e:#}");
+                    progress.note(&format!("cost {} {} failed: {msg}", v.name, w.label()));
+                    CostResult {
+                        variant: v.name.clone(),
+                        step: w.label(),
+                        ok: false,
+                        error: Some(msg),
+                        ir_per_txn: 0.0,
+                        events: study.cost.events,
+                        ir: [0, 0],
+                    }
+                }
+            };
+            res.cost.push(entry);
+            res.save(&req.out_dir)?;
+            progress.done();
+        }
+        drop(sb);
+        variant::discard(&req.home, &name);
+    }
+    Ok(())
+}
+
+/// The tail of a dead server's error log, for a failed cell.
+fn death_note(sb: &Sandbox) -> String {
+    let log = errorlog::since(sb.error_log(), 0);
+    format!(
+        "server died; last lines of its error log:\n{}",
+        errorlog::tail(&log, 8)
+    )
+}
+
+fn failed_cell(key: CellKey, error: String) -> CellResult {
+    CellResult {
+        key,
+        ok: false,
+        error: Some(error),
+        attempts: 1,
+        duration_s: 0.0,
+        transactions: 0,
+        queries: 0,
+        tps: 0.0,
+        qps: 0.0,
+        errors: 0,
+        reconnects: 0,
+        latency_ms: BTreeMap::new(),
+        per_second_tps: Vec::new(),
+        resources: Resources::default(),
+        flags: Vec::new(),
+    }
+}
+
+fn run_throughput(
+    req: &Request,
+    study: &Study,
+    variants: &[&Variant],
+    datadirs: &BTreeMap<Option<PathBuf>, PathBuf>,
+    prefix: &str,
+    res: &mut StudyResults,
+    progress: &Progress,
+) -> Result<()> {
+    let workloads: Vec<_> = study
+        .workloads
+        .iter()
+        .map(|w| {
+            Ok((
+                w,
+                sysbench_workload(&w.workload, &study.workload_options(w)?)?,
+            ))
+        })
+        .collect::<Result<_>>()?;
+    for round in 0..study.rounds {
+        for v in rotated(variants, round) {
+            let cells: Vec<(usize, u32)> = workloads
+                .iter()
+                .enumerate()
+                .flat_map(|(i, (w, _))| study.threads_for(w).into_iter().map(move |t| (i, t)))
+                .filter(|(i, t)| {
+                    res.cell(&CellKey {
+                        round,
+                        variant: v.name.clone(),
+                        step: workloads[*i].0.label(),
+                        threads: *t,
+                    })
+                    .is_none()
+                })
+                .collect();
+            if cells.is_empty() {
+                continue;
+            }
+            let name = variant::sandbox_name(prefix, &v.name);
+            let launch = variant::Launch {
+                variant: v,
+                home: &req.home,
+                sandbox_name: name.clone(),
+                datadir: &datadirs[&v.basedir],
+                extra_options: Vec::new(),
+                wrapper: Vec::new(),
+                ready_timeout: Duration::from_secs(120),
+            };
+            progress.start(&format!("round {} {}: starting", round + 1, v.name));
+            let (mut sb, prov) = variant::start(&launch)?;
+            res.variants.entry(v.name.clone()).or_insert(prov);
+            for (i, threads) in cells {
+                let (w, workload) = &workloads[i];
+                let key = CellKey {
+                    round,
+                    variant: v.name.clone(),
+                    step: w.label(),
+                    threads,
+                };
+                progress.start(&format!(
+                    "round {} {} {} {} thr",
+                    round + 1,
+                    v.name,
+                    w.label(),
+                    threads
+                ));
+                let mut result =
+                    run_cell_with_attempts(study, &sb, key.clone(), workload.as_ref(), res.seed);
+                if !sb.is_running() {
+                    let note = death_note(&sb);
+                    let msg = match &result {
+                        Ok(_) => note.clone(),
+                        Err(e) => format!("{e:#}; {note}"),
+                    };
+                    result = Ok(failed_cell(key.clone(), msg.clone()));
+                    progress.note(&format!(
+                        "{} {} {} thr failed: {msg}",
+                        v.name,
+                        w.label(),
+                        threads
+                    ));
+                    res.notes.push(format!(
+                        "round {} variant {}: the server died during {} at {} threads and was restarted from a fresh datadir copy",
+                        round + 1,
+                        v.name,
+                        w.label(),
+                        threads
+                    ));
+                    drop(sb);
+                    sb = variant::start(&launch)?.0;
+                }
+                let cell = match result {
+                    Ok(c) => c,
+                    Err(e) => {
+                        let msg = format!("{e:#}");
+                        progress.note(&format!(
+                            "{} {} {} thr failed: {msg}",
+                            v.name,
+                            w.label(),
+                            threads
+                        ));
+                        failed_cell(key, msg)
+                    }
+                };
+                res.cells.push(cell);
+                res.save(&req.out_dir)?;
+                progress.done();
+            }
+            drop(sb);
+            variant::discard(&req.home, &name);
+        }
+    }
+    Ok(())
+}
+
+/// A contaminated cell (another process took CPU) is measured again, up to the limit.
+fn run_cell_with_attempts(
+    study: &Study,
+    sb: &Sandbox,
+    key: CellKey,
+    workload: &dyn crate::workloads::Workload,
+    base_seed: u64,
+) -> Result<CellResult> {
+    let endpoint = sb.tcp_endpoint().with_database(Some(dataset::DATABASE));
+    let admin = sb.admin_endpoint();
+    let target = Target {
+        endpoint: &endpoint,
+        admin: &admin,
+        server_pid: sb.pid().context("server not running")?,
+    };
+    let plan = CellPlan {
+        seed: cell_seed(base_seed, key.round, &key.step, key.threads),
+        key,
+        workload,
+        warmup_s: study.warmup,
+        duration_s: study.duration,
+        limits: &study.limits,
+    };
+    let mut attempts = 0;
+    loop {
+        attempts += 1;
+        let mut c = cell::run(&plan, &target)?;
+        c.attempts = attempts;
+        let contaminated = c.flags.contains(&crate::results::Flag::Contaminated);
+        if !contaminated || attempts >= study.limits.attempts.max(1) {
+            return Ok(c);
+        }
+    }
+}
+
+/// Where a study writes by default: `psbench-out/NAME-YYYYMMDDTHHMMSS`.
+pub fn default_out_dir(study: &str) -> PathBuf {
+    let stamp = humantime::format_rfc3339_seconds(SystemTime::now())
+        .to_string()
+        .replace(['-', ':'], "")
+        .trim_end_matches('Z')
+        .to_string();
+    Path::new("psbench-out").join(format!("{study}-{stamp}"))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn rounds_rotate_the_order() {
+        let v = ["a", "b", "c"];
+        assert_eq!(super::rotated(&v, 0), ["a", "b", "c"]);
+        assert_eq!(super::rotated(&v, 1), ["b", "c", "a"]);
+        assert_eq!(super::rotated(&v, 5), ["c", "a", "b"]);
+    }
+}

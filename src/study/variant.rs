@@ -1,0 +1,93 @@
+//! Starting a variant's server: its scenario and options, a fresh copy of the prepared
+//! datadir, its runtime SQL, and the check that it all took effect.
+
+use super::file::Variant;
+use super::scenarios;
+use crate::probes::PfsState;
+use crate::results::VariantProvenance;
+use crate::server::{Home, Sandbox, SandboxSpec, ServerOption};
+use anyhow::{Context, Result};
+use mysql::prelude::Queryable;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How to start a variant.
+pub struct Launch<'a> {
+    pub variant: &'a Variant,
+    pub home: &'a Home,
+    /// Unique per study run, so that two studies never share a sandbox.
+    pub sandbox_name: String,
+    pub datadir: &'a Path,
+    /// Extra options (cost mode's valgrind needs) and the wrapper program.
+    pub extra_options: Vec<ServerOption>,
+    pub wrapper: Vec<String>,
+    pub ready_timeout: Duration,
+}
+
+/// The options a variant asks for: its scenario's, then its own.
+pub fn options(v: &Variant) -> Result<Vec<ServerOption>> {
+    let mut opts = match &v.scenario {
+        Some(s) => scenarios::scenario(s)?.options(),
+        None => Vec::new(),
+    };
+    for o in &v.options {
+        opts.push(ServerOption::parse(o)?);
+    }
+    Ok(opts)
+}
+
+/// Start, apply, verify. An error here means the variant did not take effect: it stops the study.
+pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
+    let v = l.variant;
+    let mut spec = SandboxSpec::new(&l.sandbox_name, l.home.clone());
+    spec.basedir = v.basedir.clone();
+    spec.options = options(v)?;
+    spec.options.extend(l.extra_options.iter().cloned());
+    spec.datadir_from = Some(l.datadir.to_path_buf());
+    spec.wrapper = l.wrapper.clone();
+    spec.ready_timeout = l.ready_timeout;
+    let sb = Sandbox::start(spec).with_context(|| format!("starting variant '{}'", v.name))?;
+    let mut admin = sb.admin_endpoint().connect()?;
+    for stmt in &v.sql {
+        admin
+            .query_drop(stmt)
+            .with_context(|| format!("variant '{}': running `{stmt}`", v.name))?;
+    }
+    let pfs = match &v.scenario {
+        Some(s) if v.sql.is_empty() => scenarios::scenario(s)?
+            .verify(&mut admin)
+            .with_context(|| format!("variant '{}'", v.name))?,
+        _ => PfsState::read(&mut admin)?,
+    };
+    let prov = VariantProvenance {
+        server_binary: sb.binaries().server.display().to_string(),
+        server_version: sb.binaries().version.clone(),
+        options: sb.state().options.clone(),
+        sql: v.sql.clone(),
+        variables: sb.variables().clone(),
+        pfs,
+    };
+    Ok((sb, prov))
+}
+
+/// A sandbox name from the study's process and the variant (letters, digits, `-`, `_`, `.`).
+pub fn sandbox_name(prefix: &str, variant: &str) -> String {
+    let clean: String = variant
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(28)
+        .collect();
+    format!("{prefix}-{clean}")
+}
+
+/// Remove a stopped study sandbox's directory (its datadir copy is large).
+pub fn discard(home: &Home, name: &str) {
+    let dir: PathBuf = home.sandbox_dir(name);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,372 @@
+//! Studies end to end through the CLI, against real sandboxes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn psbench(home: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_psbench"));
+    c.env("PSBENCH_HOME", home);
+    c
+}
+
+fn write_study(dir: &Path, body: &str) -> PathBuf {
+    let p = dir.join("study.toml");
+    std::fs::write(&p, body).unwrap();
+    p
+}
+
+fn results(out: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+const TINY: &str = r#"
+name = "tiny"
+description = "two variants, one step"
+mode = "both"
+threads = [1, 2]
+rounds = 2
+duration = 1
+warmup = 0.3
+[dataset]
+table_size = 1000
+[cost]
+events = [300, 900]
+warmup_events = 50
+[[variant]]
+name = "ps_off"
+scenario = "ps_off"
+[[variant]]
+name = "default"
+scenario = "default"
+[[workload]]
+workload = "oltp_point_select"
+"#;
+
+#[test]
+fn tiny_study_end_to_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    let study = write_study(tmp.path(), TINY);
+    let out = tmp.path().join("out");
+    let o = psbench(&tmp.path().join("home"))
+        .arg("run")
+        .arg(&study)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    assert!(
+        t.contains("| point_select | 1 |") && t.contains("Cost mode"),
+        "{t}"
+    );
+    let r = results(&out);
+    assert_eq!(r["format"], "psbench-study");
+    assert_eq!(r["cells"].as_array().unwrap().len(), 2 * 2 * 2);
+    assert!(r["finished_unix"].as_u64().is_some());
+    // Rounds alternate the order: round 1 starts with ps_off, round 2 with default.
+    let order: Vec<&str> = r["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["variant"].as_str().unwrap())
+        .collect();
+    assert_eq!(order[0], "ps_off");
+    assert_eq!(order[4], "default");
+    for c in r["cells"].as_array().unwrap() {
+        assert!(c["ok"].as_bool().unwrap());
+        assert!(c["tps"].as_f64().unwrap() > 100.0);
+        assert!(c["resources"]["server_cpu_us_per_txn"].as_f64().unwrap() > 1.0);
+        assert_eq!(
+            c["resources"]["status_per_txn"]["Com_select"]
+                .as_f64()
+                .unwrap()
+                .round(),
+            1.0
+        );
+    }
+    // The PFS variant was verified and its provenance recorded.
+    let pfs = &r["variants"]["default"]["pfs"];
+    assert_eq!(pfs["enabled"], true);
+    assert_eq!(pfs["consumers_on"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        r["variants"]["ps_off"]["variables"]["performance_schema"],
+        "OFF"
+    );
+    let cost = r["cost"].as_array().unwrap();
+    assert_eq!(cost.len(), 2);
+    let ir = |v: &str| {
+        cost.iter().find(|c| c["variant"] == v).unwrap()["ir_per_txn"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(
+        ir("default") > ir("ps_off"),
+        "PFS default costs instructions"
+    );
+    // `report` renders the same document again.
+    let rep = psbench(&tmp.path().join("home"))
+        .arg("report")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(rep.status.success());
+    assert!(String::from_utf8_lossy(&rep.stdout).contains("| point_select | 2 |"));
+}
+
+#[test]
+fn a_a_study_reports_no_change() {
+    let tmp = tempfile::tempdir().unwrap();
+    let study = write_study(
+        tmp.path(),
+        r#"
+name = "aa"
+threads = [1]
+rounds = 5
+duration = 1.5
+warmup = 0.5
+threshold = 0.10
+[dataset]
+table_size = 1000
+[[variant]]
+name = "a"
+[[variant]]
+name = "a_again"
+[[workload]]
+workload = "oltp_point_select"
+"#,
+    );
+    let out = tmp.path().join("out");
+    let o = psbench(&tmp.path().join("home"))
+        .args(["run"])
+        .arg(&study)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    let row = t
+        .lines()
+        .find(|l| l.starts_with("| point_select | 1 |"))
+        .expect(&t);
+    assert!(
+        row.ends_with(" ~ |") || row.ends_with(" ~ ⚑ |"),
+        "A/A must be no change: {row}"
+    );
+}
+
+#[test]
+fn bad_variant_option_and_bad_file_are_usage_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let study = write_study(
+        tmp.path(),
+        &TINY.replace("scenario = \"default\"", "options = [\"no_such_option=1\"]"),
+    );
+    let o = psbench(&tmp.path().join("home"))
+        .args(["run", "--threads", "1", "--rounds", "1", "--cost"])
+        .arg(&study)
+        .arg("--out")
+        .arg(tmp.path().join("out"))
+        .output()
+        .unwrap();
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains("no_such_option"), "{t}");
+
+    let bad = write_study(tmp.path(), "name = \"x\"\nthreds = [1]\n");
+    let o = psbench(tmp.path()).arg("run").arg(&bad).output().unwrap();
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("study.toml, line 2") && t.contains("threds"),
+        "{t}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr).trim().lines().count(),
+        1,
+        "{t}"
+    );
+
+    let o = psbench(tmp.path())
+        .args(["run", "no-such-study"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let o = psbench(tmp.path())
+        .args(["report", "/etc"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// Server pids of the study sandboxes (not the dataset loader's) recorded under `home`.
+fn study_servers(home: &Path) -> Vec<i32> {
+    std::fs::read_dir(home.join("sandboxes"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with("prep-"))
+        .filter_map(|e| std::fs::read_to_string(e.path().join("sandbox.json")).ok())
+        .filter_map(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
+        .filter_map(|v| v["process"]["pid"].as_i64().map(|p| p as i32))
+        .collect()
+}
+
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+        .unwrap_or(false)
+}
+
+fn wait_for(what: &str, child: &mut Child, limit: Duration, mut f: impl FnMut() -> bool) {
+    let t = Instant::now();
+    while !f() {
+        assert!(t.elapsed() < limit, "timed out waiting for {what}");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "psbench exited while waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn cells_done(out: &Path) -> usize {
+    std::fs::read_to_string(out.join("results.json"))
+        .ok()
+        .and_then(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
+        .map(|v| v["cells"].as_array().map(|a| a.len()).unwrap_or(0))
+        .unwrap_or(0)
+}
+
+const LONGER: &str = r#"
+name = "longer"
+threads = [1]
+rounds = 3
+duration = 2
+warmup = 0
+[dataset]
+table_size = 1000
+[[variant]]
+name = "a"
+[[variant]]
+name = "b"
+[[workload]]
+workload = "oltp_point_select"
+"#;
+
+#[test]
+fn sigint_keeps_finished_cells_and_resume_completes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let study = write_study(tmp.path(), LONGER);
+    let out = tmp.path().join("out");
+    let mut child = psbench(&home)
+        .arg("run")
+        .arg(&study)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for(
+        "two finished cells",
+        &mut child,
+        Duration::from_secs(90),
+        || cells_done(&out) >= 2,
+    );
+    let servers = study_servers(&home);
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let t = Instant::now();
+    let status = child.wait().unwrap();
+    assert!(t.elapsed() < Duration::from_secs(10));
+    assert_ne!(status.code(), Some(0));
+    for p in servers {
+        assert!(!alive(p), "server {p} outlived SIGINT");
+    }
+    let kept = cells_done(&out);
+    assert!((2..6).contains(&kept), "{kept} cells kept");
+
+    let o = psbench(&home)
+        .arg("run")
+        .arg("--resume")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let r = results(&out);
+    assert_eq!(r["cells"].as_array().unwrap().len(), 6);
+    assert!(r["finished_unix"].as_u64().is_some());
+}
+
+#[test]
+fn server_killed_mid_cell_is_a_failed_cell_and_the_study_goes_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let study = write_study(tmp.path(), &LONGER.replace("duration = 2", "duration = 3"));
+    let out = tmp.path().join("out");
+    let mut child = psbench(&home)
+        .arg("run")
+        .arg(&study)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first cell: wait until its server runs, then kill it with SIGKILL mid-cell.
+    let mut victim = None;
+    wait_for(
+        "a study server",
+        &mut child,
+        Duration::from_secs(90),
+        || {
+            victim = study_servers(&home).into_iter().find(|p| alive(*p));
+            victim.is_some()
+        },
+    );
+    std::thread::sleep(Duration::from_millis(1500));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(victim.unwrap()),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let t = text(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a failed cell makes the run fail: {t}"
+    );
+    let r = results(&out);
+    let cells = r["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 6, "the study went on: {t}");
+    let failed: Vec<_> = cells.iter().filter(|c| c["ok"] == false).collect();
+    assert_eq!(failed.len(), 1, "{t}");
+    assert!(
+        failed[0]["error"].as_str().unwrap().contains("server died"),
+        "{t}"
+    );
+    assert!(t.contains("failed"), "{t}");
+    assert_eq!(cells.iter().filter(|c| c["ok"] == true).count(), 5);
+}
