@@ -204,7 +204,8 @@ impl RunArgs {
 pub fn run(args: BenchArgs) -> Result<()> {
     let workload = sysbench_workload(&args.workload, &args.oltp)?;
     let endpoint = args.connection.endpoint()?;
-    let mut out = std::io::stdout().lock();
+    // Not locked: workloads print progress from their own threads.
+    let mut out = std::io::stdout();
     match args.command {
         BenchCommand::Prepare => driver::prepare(
             workload.as_ref(),
