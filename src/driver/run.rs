@@ -2,6 +2,7 @@
 //! together, collect while they work, join them, and hand back everything measured.
 
 use super::collector::{Collector, ThreadTotals};
+use super::connect::connect;
 use super::cpu::CpuUsage;
 use super::event_loop::run_thread;
 use super::gate::Gate;
@@ -84,7 +85,7 @@ pub fn measure(
                 .name(format!("psbench-w{id}"))
                 .spawn_scoped(scope, move || {
                     let _finished = finished;
-                    let init = endpoint.connect().and_then(|mut conn| {
+                    let init = connect(endpoint).and_then(|mut conn| {
                         let worker = workload.worker(id, threads, seed, &mut conn)?;
                         Ok((conn, worker))
                     });
@@ -201,11 +202,12 @@ fn join(handles: Vec<std::thread::ScopedJoinHandle<'_, ()>>) -> Result<()> {
     Ok(())
 }
 
-/// `SELECT VERSION()`, which also checks that the server can be reached before threads start.
+/// The server's version string; this also checks that the server can be reached before
+/// threads start. A SHOW, not `SELECT VERSION()`, so that Com_select counts only the workload.
 pub fn server_version(endpoint: &Endpoint) -> Result<String> {
-    let mut conn = endpoint.connect()?;
-    let v: Option<String> = conn
-        .query_first("SELECT VERSION()")
+    let mut conn = connect(endpoint)?;
+    let v: Option<(String, String)> = conn
+        .query_first("SHOW GLOBAL VARIABLES LIKE 'version'")
         .with_context(|| format!("asking {} for its version", endpoint.describe()))?;
-    Ok(v.unwrap_or_default())
+    Ok(v.map(|(_, version)| version).unwrap_or_default())
 }
