@@ -157,9 +157,11 @@ pub fn parse(text: &str, origin: &str) -> Result<StudyResults> {
     }
     match v.get("version").and_then(|f| f.as_u64()) {
         Some(n) if n == VERSION as u64 => {}
-        other => return Err(usage(format!(
+        other => {
+            return Err(usage(format!(
             "{origin} has results format version {other:?}; this psbench reads version {VERSION}"
-        ))),
+        )))
+        }
     }
     serde_json::from_value(v)
         .map_err(|e| usage(format!("{origin}: malformed psbench results: {e}")))

@@ -47,6 +47,9 @@ pub struct Study {
     /// With `mode = "both"`: the variants also measured in throughput mode (default: all).
     #[serde(default)]
     pub throughput_variants: Option<Vec<String>>,
+    /// With cost mode: the workload steps measured under callgrind (default: all).
+    #[serde(default)]
+    pub cost_workloads: Option<Vec<String>>,
     #[serde(default)]
     pub dataset: Dataset,
     #[serde(default)]
@@ -196,6 +199,9 @@ pub struct WorkloadStep {
     /// Thread counts for this step; default: the study's.
     #[serde(default)]
     pub threads: Option<Vec<u32>>,
+    /// Cost-mode windows for this step (heavier transactions need fewer); default: `cost.events`.
+    #[serde(default)]
+    pub cost_events: Option<[u32; 2]>,
 }
 
 impl WorkloadStep {
@@ -262,6 +268,15 @@ impl Study {
                 }
             }
         }
+        if let Some(cw) = &self.cost_workloads {
+            for n in cw {
+                if !self.workloads.iter().any(|w| &w.label() == n) {
+                    return bad(format!(
+                        "cost_workloads names '{n}', which is no workload step"
+                    ));
+                }
+            }
+        }
         if self.rounds == 0 {
             return bad("rounds must be at least 1".into());
         }
@@ -300,6 +315,14 @@ impl Study {
             }
             self.workload_options(w)
                 .map_err(|e| usage(format!("{origin}: workload '{}': {e}", w.label())))?;
+            if let Some([a, b]) = w.cost_events {
+                if a == 0 || b <= a {
+                    return bad(format!(
+                        "workload '{}': cost_events must be two counts, the second larger (got [{a}, {b}])",
+                        w.label()
+                    ));
+                }
+            }
         }
         if let Some(p) = &self.dataset.preset {
             if p != "cached" && p != "io-bound" {
@@ -361,6 +384,18 @@ impl Study {
             .map_err(|e: toml::de::Error| usage(format!("workload options: {}", e.message())))?;
         base.validate()?;
         Ok(base)
+    }
+
+    /// The workload steps measured in cost mode.
+    pub fn cost_steps(&self) -> Vec<&WorkloadStep> {
+        self.workloads
+            .iter()
+            .filter(|w| {
+                self.cost_workloads
+                    .as_ref()
+                    .is_none_or(|names| names.contains(&w.label()))
+            })
+            .collect()
     }
 
     pub fn threads_for(&self, w: &WorkloadStep) -> Vec<u32> {

@@ -22,6 +22,7 @@ impl Overrides {
         if self.full {
             // Every scenario in both modes, at full size.
             s.throughput_variants = None;
+            s.cost_workloads = None;
             s.rounds = s.rounds.max(5);
             s.duration = s.duration.max(10.0);
             s.warmup = s.warmup.max(2.0);
@@ -123,6 +124,13 @@ impl Overrides {
             }
             s.workloads
                 .retain(|w| names.contains(&w.label()) || names.contains(&w.workload));
+            let labels: Vec<String> = s.workloads.iter().map(|w| w.label()).collect();
+            if let Some(cw) = &mut s.cost_workloads {
+                cw.retain(|n| labels.contains(n));
+                if cw.is_empty() {
+                    s.cost_workloads = None;
+                }
+            }
         }
         Ok(())
     }

@@ -174,8 +174,11 @@ pub fn run(req: Request) -> Result<StudyResults> {
             }
         }
     }
-    let todo_cost = costv.len() as u64 * study.workloads.len() as u64
-        - res.cost.len().min(costv.len() * study.workloads.len()) as u64;
+    let todo_cost = costv
+        .iter()
+        .flat_map(|v| study.cost_steps().into_iter().map(move |w| (v, w)))
+        .filter(|(v, w)| res.cost_for(&v.name, &w.label()).is_none())
+        .count() as u64;
     let progress = Progress::new(todo_cells + todo_cost);
 
     // Data once per server binary, shared by every variant of that binary.
@@ -222,8 +225,8 @@ fn run_cost(
     let wrapper = cost::wrapper(&dumps)?;
     for v in variants {
         let pending: Vec<_> = study
-            .workloads
-            .iter()
+            .cost_steps()
+            .into_iter()
             .filter(|w| res.cost_for(&v.name, &w.label()).is_none())
             .collect();
         if pending.is_empty() {
@@ -246,14 +249,10 @@ fn run_cost(
             progress.start(&format!("cost: {} {}", v.name, w.label()));
             let workload = sysbench_workload(&w.workload, &study.workload_options(w)?)?;
             let seed = cell_seed(res.seed, 0, &w.label(), 1);
-            let r = cost::measure(
-                &sb,
-                workload.as_ref(),
-                study.cost.events,
-                study.cost.warmup_events,
-                &dumps,
-                seed,
-            );
+            let events = w.cost_events.unwrap_or(study.cost.events);
+            // Heavier transactions take fewer warm-up transactions, as they take fewer measured ones.
+            let warmup = study.cost.warmup_events.min(events[0]);
+            let r = cost::measure(&sb, workload.as_ref(), events, warmup, &dumps, seed);
             let entry = match r {
                 Ok(m) => CostResult {
                     variant: v.name.clone(),
@@ -261,7 +260,7 @@ fn run_cost(
                     ok: true,
                     error: None,
                     ir_per_txn: m.ir_per_txn,
-                    events: study.cost.events,
+                    events,
                     ir: m.ir,
                 },
                 Err(e) => {
@@ -273,7 +272,7 @@ fn run_cost(
                         ok: false,
                         error: Some(msg),
                         ir_per_txn: 0.0,
-                        events: study.cost.events,
+                        events,
                         ir: [0, 0],
                     }
                 }
