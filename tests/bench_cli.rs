@@ -383,11 +383,30 @@ fn json_document_is_complete_and_never_holds_the_password() {
         "--mysql-user=bench".to_string(),
         format!("--mysql-password={password}"),
     ];
+    // The password also comes from the environment, or from a file.
+    let user = [
+        format!("--mysql-port={}", sb.port()),
+        "--mysql-user=bench".to_string(),
+    ];
+    let out = Command::new(env!("CARGO_BIN_EXE_psbench"))
+        .args(["bench", "oltp_point_select", "prepare", "--table-size=1000"])
+        .args(&user)
+        .env("PSBENCH_MYSQL_PASSWORD", password)
+        .output()
+        .unwrap();
+    ok(&out);
+    let file = tmp.path().join("my.cnf");
+    std::fs::write(&file, format!("[client]\npassword={password}\n")).unwrap();
+    let from_file = format!("--mysql-password-file={}", file.display());
+    let wrong = bench("oltp_point_select", "run", &user, &["--time=1"]);
+    assert_eq!(wrong.status.code(), Some(2), "no password must be refused");
+    let mut with_file = user.to_vec();
+    with_file.push(from_file);
     ok(&bench(
         "oltp_point_select",
-        "prepare",
-        &conn,
-        &["--table-size=1000"],
+        "run",
+        &with_file,
+        &["--table-size=1000", "--events=10", "--time=0"],
     ));
     let json = tmp.path().join("result.json");
     let out = bench(

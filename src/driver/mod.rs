@@ -24,11 +24,14 @@ mod series;
 mod shared;
 mod text_report;
 
+pub use collector::ThreadTotals;
 pub use cpu::CpuUsage;
+pub use interval::{ClassStats, IntervalStats};
 pub use json_doc::{redact_password, RunContext, FORMAT as JSON_FORMAT, VERSION as JSON_VERSION};
-pub use latency::{LatencySummary, STANDARD_PERCENTILES};
+pub use latency::{Latencies, LatencySummary, STANDARD_PERCENTILES};
 pub use options::{resolve_seed, RunOptions};
 pub use run::RunReport;
+pub use series::{ClassRecord, IntervalRecord, QueryRates};
 
 use crate::error::usage;
 use crate::server::Endpoint;
