@@ -439,6 +439,39 @@ fn prepare_builds_what_sysbench_prepare_builds() {
         );
     }
 
+    // The other table shapes: client ids, a secondary index on id, no k index.
+    let shape = OltpOptions {
+        table_size: 100,
+        auto_inc: false,
+        secondary: true,
+        create_secondary: false,
+        ..opts.clone()
+    };
+    sysbench_workload("oltp_read_write", &shape)
+        .unwrap()
+        .prepare(&server.ep("psb2"), 1, SEED)
+        .unwrap();
+    admin.query_drop("CREATE DATABASE sb2").unwrap();
+    let flags = [
+        "--table-size=100",
+        "--auto-inc=off",
+        "--secondary=on",
+        "--create-secondary=off",
+    ];
+    let flags: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+    server.sysbench("oltp_read_write", "sb2", &flags, "prepare");
+    let (ours, theirs) = (
+        describe_table(&mut admin, "psb2"),
+        describe_table(&mut admin, "sb2"),
+    );
+    assert_eq!(ours, theirs);
+    assert!(
+        ours[0].contains("KEY `xid` (`id`)") && !ours[0].contains("PRIMARY"),
+        "{}",
+        ours[0]
+    );
+    assert_eq!(ours[1], "100 1 100 100");
+
     // The same seed gives the same data, whatever the number of loading threads.
     let three = OltpOptions {
         tables: 3,
@@ -583,6 +616,34 @@ fn delete_insert_keeps_ids_and_errors_are_classified() {
         50 * 20
     );
     assert_eq!(after["Com_stmt_prepare"] - before["Com_stmt_prepare"], 0);
+
+    // oltp_insert with client ids: prepare leaves the tables empty, run inserts unique ids.
+    let client_ids = OltpOptions {
+        auto_inc: false,
+        table_size: 500,
+        ..Default::default()
+    };
+    let w = sysbench_workload("oltp_insert", &client_ids).unwrap();
+    let ins_ep = server.ep("ins");
+    w.prepare(&ins_ep, 1, SEED).unwrap();
+    let mut conn = ins_ep.connect().unwrap();
+    let mut worker = w.worker(0, 1, SEED, &mut conn).unwrap();
+    let mut inserted = QueryCounters::default();
+    for _ in 0..100 {
+        worker
+            .event(&mut conn, &mut inserted)
+            .map_err(describe)
+            .unwrap();
+    }
+    assert_eq!(
+        (inserted.reads, inserted.writes, inserted.other),
+        (0, 100, 0)
+    );
+    let rows = one_value(
+        &mut admin,
+        "SELECT CONCAT(COUNT(*), ' ', COUNT(DISTINCT id)) FROM ins.sbtest1",
+    );
+    assert_eq!(rows, "100 100");
 
     // A lock held by another session: the lock-wait timeout is retryable.
     admin
