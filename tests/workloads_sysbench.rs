@@ -315,6 +315,35 @@ fn text_protocol_and_skip_trx_match_sysbench() {
     assert_eq!(per_event_rwo(&counters, events), [14., 4., 2.]);
     assert_eq!(sb_rwo, [14 * 100, 4 * 100, 2 * 100]);
 
+    // Every workload in text mode: the same statements, none of them prepared.
+    for name in [
+        "oltp_point_select",
+        "oltp_read_only",
+        "oltp_write_only",
+        "oltp_update_index",
+        "oltp_update_non_index",
+        "select_random_points",
+        "select_random_ranges",
+        "oltp_delete",
+    ] {
+        let (_, ours) = run_psbench(&server, "sbtest", name, &disable, 50);
+        let (mut want, _) = spec_row(name);
+        want[6] = 0.0;
+        assert_eq!(com_row(&ours), want, "{name}, --db-ps-mode=disable");
+    }
+    let done = OltpOptions {
+        table_size: 1000,
+        ..Default::default()
+    };
+    sysbench_workload("oltp_read_write", &done)
+        .unwrap()
+        .cleanup(&server.ep("sbtest"))
+        .unwrap();
+    sysbench_workload("oltp_read_write", &opts)
+        .unwrap()
+        .prepare(&server.ep("sbtest"), 1, SEED)
+        .unwrap();
+
     let skip = OltpOptions {
         skip_trx: true,
         ..opts.clone()
