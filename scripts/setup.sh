@@ -3,6 +3,8 @@
 #   mariadb-server  the embedded default server (its mariadbd is sandboxed, never run as a service)
 #   sysbench        the reference the compatibility tests and bench/ scripts compare against
 #   linux-perf      profiles (flame graphs); valgrind: cost mode (instructions per transaction)
+#   maven           fetches other MariaDB releases from Maven Central (the versions study)
+#   python3         the bench/ scripts
 # Uses sudo only when not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +21,9 @@ have perf || need+=(linux-perf)
 have valgrind || need+=(valgrind)
 have cc || need+=(gcc libc6-dev)
 have curl || need+=(curl ca-certificates)
+have python3 || need+=(python3)
+# Maven fetches other MariaDB releases (psbench fetch, the versions study) from Maven Central.
+have mvn || need+=(maven)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"

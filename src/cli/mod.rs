@@ -1,6 +1,7 @@
 //! Command-line parsing and dispatch only: each command hands its arguments to a pipeline stage.
 
 mod bench;
+mod fetch;
 mod run;
 mod sandbox;
 
@@ -34,6 +35,8 @@ pub enum Command {
     Run(run::RunArgs),
     /// List the built-in studies and the performance_schema scenarios
     Studies,
+    /// Fetch a server release into the cache and print its basedir (e.g. mariadb 11.4.5)
+    Fetch(fetch::FetchArgs),
     /// Print the tables of a results directory again
     Report {
         /// A results directory (or its results.json)
@@ -60,6 +63,7 @@ pub fn main() -> i32 {
         Command::Bench(args) => bench::run(*args),
         Command::Run(args) => run::run(args, &home),
         Command::Studies => run::list(),
+        Command::Fetch(args) => fetch::run(args),
         Command::Report { dir } => run::report(&dir),
     };
     match result {

@@ -47,6 +47,9 @@ impl Host {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct VariantProvenance {
     pub server_binary: String,
+    /// SHA-256 of the server binary: which exact build ran.
+    #[serde(default)]
+    pub server_sha256: String,
     pub server_version: String,
     pub options: Vec<ServerOption>,
     pub sql: Vec<String>,

@@ -5,6 +5,7 @@ pub mod basedir;
 pub mod datadir;
 pub mod endpoint;
 pub mod errorlog;
+pub mod fetch;
 pub mod home;
 pub mod options;
 pub mod port;

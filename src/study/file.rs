@@ -183,6 +183,9 @@ pub struct Variant {
     /// Another server binary tree for this variant (versions and builds).
     #[serde(default)]
     pub basedir: Option<PathBuf>,
+    /// A MariaDB release psbench fetches when missing (`mariadb-11.4.5`), instead of a basedir.
+    #[serde(default)]
+    pub version: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -251,6 +254,16 @@ impl Study {
             }
             for o in &v.options {
                 crate::server::ServerOption::parse(o)
+                    .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
+            }
+            if let Some(ver) = &v.version {
+                if v.basedir.is_some() {
+                    return bad(format!(
+                        "variant '{}': give either basedir or version, not both",
+                        v.name
+                    ));
+                }
+                crate::server::fetch::parse_version(ver)
                     .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
             }
         }

@@ -33,6 +33,31 @@ fn now_unix() -> u64 {
         .unwrap_or(0)
 }
 
+/// Variants that name a MariaDB version get the basedir of that release, fetched if missing.
+fn resolve_versions(study: &mut Study) -> Result<()> {
+    for v in &mut study.variants {
+        if let (Some(ver), None) = (&v.version, &v.basedir) {
+            let dir = crate::server::fetch::mariadb(
+                ver,
+                &crate::server::fetch::cache_dir(),
+                &mut std::io::stderr(),
+            )?;
+            v.basedir = Some(dir);
+        }
+    }
+    Ok(())
+}
+
+/// Record a variant's provenance the first time it starts, with the checksum of its binary.
+fn record(res: &mut StudyResults, key: String, mut prov: crate::results::VariantProvenance) {
+    if res.variants.contains_key(&key) {
+        return;
+    }
+    prov.server_sha256 = crate::server::fetch::sha256(std::path::Path::new(&prov.server_binary))
+        .unwrap_or_default();
+    res.variants.insert(key, prov);
+}
+
 /// The variants measured in throughput mode, in the study's order.
 pub fn throughput_variants(s: &Study) -> Vec<&Variant> {
     match s.mode {
@@ -143,6 +168,7 @@ pub fn run(req: Request) -> Result<StudyResults> {
         }
     };
     res.finished_unix = None;
+    resolve_versions(&mut res.study)?;
     res.save(&req.out_dir)?;
     let study = res.study.clone();
     let out_dir = req.out_dir.clone();
@@ -244,7 +270,7 @@ fn run_cost(
         };
         progress.start(&format!("cost: starting {} under callgrind", v.name));
         let (sb, prov) = variant::start(&launch)?;
-        res.variants.insert(format!("{} [cost]", v.name), prov);
+        record(res, format!("{} [cost]", v.name), prov);
         for w in pending {
             progress.start(&format!("cost: {} {}", v.name, w.label()));
             let workload = sysbench_workload(&w.workload, &study.workload_options(w)?)?;
@@ -366,7 +392,7 @@ fn run_throughput(
             };
             progress.start(&format!("round {} {}: starting", round + 1, v.name));
             let (mut sb, prov) = variant::start(&launch)?;
-            res.variants.entry(v.name.clone()).or_insert(prov);
+            record(res, v.name.clone(), prov);
             for (i, threads) in cells {
                 let (w, workload) = &workloads[i];
                 let key = CellKey {

