@@ -5,6 +5,7 @@
 #   linux-perf      profiles (flame graphs); valgrind: cost mode (instructions per transaction)
 #   maven           fetches other MariaDB releases from Maven Central (the versions study)
 #   python3         the bench/ scripts
+#   chromium        headless browser the report tests open the HTML report in
 # Uses sudo only when not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +20,7 @@ have mariadb || need+=(mariadb-client)
 have sysbench || need+=(sysbench)
 have perf || need+=(linux-perf)
 have valgrind || need+=(valgrind)
+have chromium || need+=(chromium)
 have cc || need+=(gcc libc6-dev)
 have curl || need+=(curl ca-certificates)
 have python3 || need+=(python3)

@@ -37,11 +37,10 @@ pub enum Command {
     Studies,
     /// Fetch a server release into the cache and print its basedir (e.g. mariadb 11.4.5)
     Fetch(fetch::FetchArgs),
-    /// Print the tables of a results directory again
-    Report {
-        /// A results directory (or its results.json)
-        dir: std::path::PathBuf,
-    },
+    /// Render the report of a results directory again (print Markdown, rewrite its report files)
+    Report(run::ReportArgs),
+    /// Compare two results documents (say before and after an upgrade): B's variants against A's
+    Compare(run::CompareArgs),
 }
 
 impl Cli {
@@ -64,7 +63,8 @@ pub fn main() -> i32 {
         Command::Run(args) => run::run(args, &home),
         Command::Studies => run::list(),
         Command::Fetch(args) => fetch::run(args),
-        Command::Report { dir } => run::report(&dir),
+        Command::Report(args) => run::report(args),
+        Command::Compare(args) => run::compare(args),
     };
     match result {
         Ok(()) => 0,

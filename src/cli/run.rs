@@ -1,9 +1,9 @@
-use crate::report::markdown;
+use crate::report::{self, compare, files, Format, Subject};
 use crate::server::Home;
 use crate::study::{builtin, file, overrides::Overrides, runner};
 use anyhow::Result;
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
@@ -91,11 +91,13 @@ pub fn run(a: RunArgs, home: &Home) -> Result<()> {
         home: home.clone(),
         resume,
     })?;
-    let md = markdown::summary(&res);
-    std::fs::write(out_dir.join("summary.md"), &md)?;
-    println!("{md}");
+    let failed = res.cells.iter().any(|c| !c.ok) || res.cost.iter().any(|c| !c.ok);
+    let subject = Subject::study(res, &out_dir.display().to_string());
+    files::write_all(&subject, &out_dir)?;
+    println!("{}", report::markdown::summary(&subject));
     println!("results: {}", out_dir.join("results.json").display());
-    if res.cells.iter().any(|c| !c.ok) || res.cost.iter().any(|c| !c.ok) {
+    println!("report:  {}", out_dir.join(files::HTML).display());
+    if failed {
         return Err(anyhow::anyhow!(
             "some cells failed (see the tables and results.json)"
         ));
@@ -121,9 +123,74 @@ pub fn list() -> Result<()> {
     Ok(())
 }
 
-/// `psbench report DIR`: the tables again, from a results document.
-pub fn report(dir: &std::path::Path) -> Result<()> {
-    let res = crate::results::StudyResults::load(dir)?;
-    println!("{}", markdown::summary(&res));
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// A results directory (or its results.json)
+    dir: PathBuf,
+    /// Print only this format and write nothing [default: print Markdown and (re)write
+    /// summary.md, report.html, bench.txt and csv/ beside the results]
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+}
+
+/// The directory a results path stands for: itself, or the folder of a results file.
+fn results_dir(path: &Path) -> PathBuf {
+    if path.is_dir() {
+        path.to_path_buf()
+    } else {
+        path.parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf()
+    }
+}
+
+/// `psbench report DIR`: the report again, from a results document.
+pub fn report(a: ReportArgs) -> Result<()> {
+    let res = crate::results::StudyResults::load(&a.dir)?;
+    let subject = Subject::study(res, &a.dir.display().to_string());
+    let write_to = a.format.is_none().then(|| results_dir(&a.dir));
+    emit(&subject, a.format, write_to.as_deref())
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// The base results (a results directory or its results.json): its variants become A:NAME
+    a: PathBuf,
+    /// The new results: its variants become B:NAME, each compared with A's of the same name
+    b: PathBuf,
+    /// Print only this format [default: Markdown]
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Also write the report files (summary.md, report.html, bench.txt, csv/) into this directory
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// `psbench compare A B`: two results documents as the variants of one study.
+pub fn compare(a: CompareArgs) -> Result<()> {
+    let ra = crate::results::StudyResults::load(&a.a)?;
+    let rb = crate::results::StudyResults::load(&a.b)?;
+    let subject = compare::merge(
+        ra,
+        &a.a.display().to_string(),
+        rb,
+        &a.b.display().to_string(),
+    )?;
+    if let Some(out) = &a.out {
+        std::fs::create_dir_all(out)
+            .map_err(|e| crate::error::usage(format!("cannot create {}: {e}", out.display())))?;
+    }
+    emit(&subject, a.format, a.out.as_deref())
+}
+
+/// Write every report file into `write_to` (if given), then print the report in `format`
+/// (Markdown by default).
+fn emit(subject: &Subject, format: Option<Format>, write_to: Option<&Path>) -> Result<()> {
+    if let Some(dir) = write_to {
+        files::write_all(subject, dir)?;
+        eprintln!("report: {}", dir.join(files::HTML).display());
+    }
+    print!("{}", report::render(subject, format.unwrap_or(Format::Md))?);
     Ok(())
 }

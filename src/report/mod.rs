@@ -1,4 +1,44 @@
-//! Stage 5: reports. Tables computed once from a results document, rendered per format.
+//! Stage 5: reports. Tables computed once from a results document (or two, compared), rendered
+//! per format: Markdown, one self-contained HTML page with SVG charts, CSV, Go benchmark text.
 
+pub mod charts;
+pub mod compare;
+pub mod csv;
+pub mod files;
+pub mod gobench;
+pub mod grid;
+pub mod html;
 pub mod markdown;
+pub mod provenance;
+pub mod subject;
 pub mod tables;
+
+pub use subject::Subject;
+
+use anyhow::Result;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Markdown tables (summary.md)
+    Md,
+    /// One self-contained HTML page with charts (report.html)
+    Html,
+    /// Every table as CSV, each after a "# NAME.csv" line (csv/NAME.csv)
+    Csv,
+    /// Go benchmark format for benchstat (bench.txt)
+    Gobench,
+}
+
+/// The report in one format, as text.
+pub fn render(s: &Subject, format: Format) -> Result<String> {
+    Ok(match format {
+        Format::Md => markdown::summary(s),
+        Format::Html => html::render(s)?,
+        Format::Gobench => gobench::render(s),
+        Format::Csv => files::csv_tables(s)
+            .iter()
+            .map(|(name, text)| format!("# {name}\n{text}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    })
+}

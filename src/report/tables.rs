@@ -1,27 +1,57 @@
-//! The numbers behind the report tables, computed once from a results document and rendered
-//! by each output format.
+//! The measurement tables of a report, computed once from a results document and rendered by
+//! each output format: throughput absolute and relative, per-thread ratios, latency,
+//! resources, status counters, cost mode and validity.
 
+use super::grid::{change_legend, Change, Column, Kind, Table, Value};
+use super::subject::{Pair, Subject};
 use crate::results::{CellResult, Flag, StudyResults};
-use crate::stats::{compare, Comparison, Summary};
-use std::collections::BTreeSet;
+use crate::stats::{compare, median, Comparison, Summary};
+use std::collections::{BTreeMap, BTreeSet};
 
-/// One (step, threads) row of the throughput table.
-pub struct ThroughputRow {
-    pub step: String,
-    pub threads: u32,
-    /// Per variant, in the study's order: the median over rounds and the comparison with the base.
-    pub cells: Vec<VariantCell>,
+/// Latency percentiles of a cell, as the results document names them.
+pub const PERCENTILES: [&str; 5] = ["p50", "p95", "p99", "p99.9", "max"];
+
+/// Step labels with throughput results: the study's order, then any others.
+pub fn steps(res: &StudyResults) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let known = res.study.workloads.iter().map(|w| w.label());
+    let seen = res.cells.iter().map(|c| c.key.step.clone());
+    for s in known.chain(seen) {
+        if !out.contains(&s) && res.cells.iter().any(|c| c.key.step == s) {
+            out.push(s);
+        }
+    }
+    out
 }
 
-pub struct VariantCell {
-    pub variant: String,
-    pub tps: Option<Summary>,
-    pub vs_base: Option<Comparison>,
-    pub failed: usize,
-    pub flags: BTreeSet<Flag>,
+/// Thread counts measured for a step, ascending.
+pub fn threads_of(res: &StudyResults, step: &str) -> Vec<u32> {
+    let t: BTreeSet<u32> = res
+        .cells
+        .iter()
+        .filter(|c| c.key.step == step)
+        .map(|c| c.key.threads)
+        .collect();
+    t.into_iter().collect()
 }
 
-/// Values of one metric over the successful rounds of a (variant, step, threads).
+/// Every (step, threads) with results.
+pub fn slots(res: &StudyResults) -> Vec<(String, u32)> {
+    steps(res)
+        .into_iter()
+        .flat_map(|s| threads_of(res, &s).into_iter().map(move |t| (s.clone(), t)))
+        .collect()
+}
+
+/// The variants measured in throughput mode, in the study's order.
+pub fn throughput_variants(res: &StudyResults) -> Vec<String> {
+    super::subject::variants(res)
+        .into_iter()
+        .filter(|v| res.cells.iter().any(|c| &c.key.variant == v))
+        .collect()
+}
+
+/// All rounds of a (variant, step, threads), failed ones included.
 pub fn rounds<'a>(
     res: &'a StudyResults,
     variant: &'a str,
@@ -33,36 +63,8 @@ pub fn rounds<'a>(
         .filter(move |c| c.key.variant == variant && c.key.step == step && c.key.threads == threads)
 }
 
-/// The variants measured in throughput mode, in the study's order.
-pub fn throughput_variants(res: &StudyResults) -> Vec<String> {
-    res.study
-        .variants
-        .iter()
-        .map(|v| v.name.clone())
-        .filter(|n| res.cells.iter().any(|c| &c.key.variant == n))
-        .collect()
-}
-
-/// Every (step, threads) with results, in the study's order.
-pub fn steps(res: &StudyResults) -> Vec<(String, u32)> {
-    let mut out = Vec::new();
-    for w in &res.study.workloads {
-        for t in res.study.threads_for(w) {
-            let key = (w.label(), t);
-            if res
-                .cells
-                .iter()
-                .any(|c| c.key.step == key.0 && c.key.threads == t)
-                && !out.contains(&key)
-            {
-                out.push(key);
-            }
-        }
-    }
-    out
-}
-
-pub fn metric_values(
+/// One metric over the successful rounds of a (variant, step, threads).
+pub fn values(
     res: &StudyResults,
     variant: &str,
     step: &str,
@@ -75,79 +77,477 @@ pub fn metric_values(
         .collect()
 }
 
-pub fn throughput(res: &StudyResults) -> Vec<ThroughputRow> {
-    let base = res.study.base_variant().to_string();
+/// The median of a metric over successful rounds, if any round succeeded.
+pub fn median_of(
+    res: &StudyResults,
+    variant: &str,
+    step: &str,
+    threads: u32,
+    f: impl Fn(&CellResult) -> f64,
+) -> Option<f64> {
+    let v = values(res, variant, step, threads, f);
+    (!v.is_empty()).then(|| median(&v))
+}
+
+/// Throughput of `pair.new` against `pair.base` at a (step, threads).
+pub fn compare_tps(
+    res: &StudyResults,
+    pair: &Pair,
+    step: &str,
+    threads: u32,
+) -> Option<Comparison> {
+    let base = values(res, &pair.base, step, threads, |c| c.tps);
+    let new = values(res, &pair.new, step, threads, |c| c.tps);
+    (!base.is_empty() && !new.is_empty()).then(|| compare(&base, &new, res.study.threshold))
+}
+
+/// The pairs with throughput results on both sides.
+fn throughput_pairs(s: &Subject) -> Vec<&Pair> {
+    let measured = throughput_variants(&s.results);
+    s.pairs
+        .iter()
+        .filter(|p| measured.contains(&p.new) && measured.contains(&p.base))
+        .collect()
+}
+
+fn label(s: &str) -> Column {
+    Column {
+        name: s.to_string(),
+        kind: Kind::Label,
+    }
+}
+
+fn column(name: impl Into<String>, kind: Kind) -> Column {
+    Column {
+        name: name.into(),
+        kind,
+    }
+}
+
+fn rounds_note(res: &StudyResults) -> String {
+    format!(
+        "{} round(s) of {} s per cell, interleaved",
+        res.study.rounds, res.study.duration
+    )
+}
+
+fn missing_or(v: Option<f64>, why: &str) -> Value {
+    v.map(Value::Number)
+        .unwrap_or_else(|| Value::Missing(why.to_string()))
+}
+
+/// Absolute throughput per variant and (step, threads): median with the min–max over rounds.
+pub fn absolute_throughput(s: &Subject) -> Table {
+    let res = &s.results;
     let variants = throughput_variants(res);
-    steps(res)
+    let mut columns = vec![label("step"), label("threads")];
+    columns.extend(variants.iter().map(|v| column(v.as_str(), Kind::Spread)));
+    let rows = slots(res)
         .into_iter()
-        .map(|(step, threads)| {
-            let base_vals = metric_values(res, &base, &step, threads, |c| c.tps);
-            let cells = variants
-                .iter()
-                .map(|v| {
-                    let vals = metric_values(res, v, &step, threads, |c| c.tps);
-                    let all: Vec<&CellResult> = rounds(res, v, &step, threads).collect();
-                    VariantCell {
-                        variant: v.clone(),
-                        tps: Summary::of(&vals),
-                        vs_base: (v != &base && !vals.is_empty() && !base_vals.is_empty())
-                            .then(|| compare(&base_vals, &vals, res.study.threshold)),
-                        failed: all.iter().filter(|c| !c.ok).count(),
-                        flags: all.iter().flat_map(|c| c.flags.iter().copied()).collect(),
+        .map(|(step, t)| {
+            let mut row = vec![Value::Text(step.clone()), Value::Text(t.to_string())];
+            row.extend(variants.iter().map(|v| {
+                let vals = values(res, v, &step, t, |c| c.tps);
+                match Summary::of(&vals) {
+                    Some(x) => Value::Spread {
+                        median: x.median,
+                        min: x.min,
+                        max: x.max,
+                    },
+                    None if rounds(res, v, &step, t).next().is_some() => {
+                        Value::Missing("failed".into())
                     }
-                })
-                .collect();
-            ThroughputRow {
-                step,
-                threads,
-                cells,
-            }
+                    None => Value::Missing("—".into()),
+                }
+            }));
+            row
+        })
+        .collect();
+    Table {
+        id: "throughput".into(),
+        title: "Throughput".into(),
+        note: format!(
+            "Transactions per second: median [min–max] over the successful rounds; {}.",
+            rounds_note(res)
+        ),
+        columns,
+        rows,
+        legend: Vec::new(),
+        when_empty: "No throughput cells.".into(),
+    }
+}
+
+/// Each variant relative to its base per (step, threads): new/base with the bootstrap interval.
+pub fn relative_throughput(s: &Subject) -> Table {
+    let res = &s.results;
+    let pairs = throughput_pairs(s);
+    let mut columns = vec![label("step"), label("threads")];
+    columns.extend(pairs.iter().map(|p| column(p.label(), Kind::Change)));
+    let rows = if pairs.is_empty() {
+        Vec::new()
+    } else {
+        slots(res)
+            .into_iter()
+            .map(|(step, t)| {
+                let mut row = vec![Value::Text(step.clone()), Value::Text(t.to_string())];
+                row.extend(pairs.iter().map(|p| match compare_tps(res, p, &step, t) {
+                    Some(cmp) => Value::Change(Change {
+                        cmp,
+                        inverted: false,
+                    }),
+                    None => Value::Missing("—".into()),
+                }));
+                row
+            })
+            .collect()
+    };
+    Table {
+        id: "relative".into(),
+        title: "Throughput relative to the base".into(),
+        note: "Ratio of medians new / base (the column names the base), with its 95% bootstrap interval over rounds.".into(),
+        columns,
+        rows,
+        legend: change_legend(s.threshold()),
+        when_empty: "No variant to compare with a base.".into(),
+    }
+}
+
+/// Per step, base/new per thread count: the published "without PS / with PS" table.
+pub fn ratio_by_threads(s: &Subject) -> Table {
+    let res = &s.results;
+    let pairs = throughput_pairs(s);
+    let all_threads: BTreeSet<u32> = res.cells.iter().map(|c| c.key.threads).collect();
+    let mut columns = vec![label("step"), label("ratio")];
+    columns.extend(
+        all_threads
+            .iter()
+            .map(|t| column(format!("{t} thr"), Kind::Change)),
+    );
+    let mut rows = Vec::new();
+    for step in steps(res) {
+        for p in &pairs {
+            let mut row = vec![Value::Text(step.clone()), Value::Text(p.inverted_label())];
+            row.extend(
+                all_threads
+                    .iter()
+                    .map(|t| match compare_tps(res, p, &step, *t) {
+                        Some(cmp) => Value::Change(Change {
+                            cmp,
+                            inverted: true,
+                        }),
+                        None => Value::Missing("—".into()),
+                    }),
+            );
+            rows.push(row);
+        }
+    }
+    Table {
+        id: "ratio_by_threads".into(),
+        title: "Ratio per thread count".into(),
+        note: "Throughput of the base divided by the variant's (base / new, as in the published \"without PS / with PS\" tables): above 1.0 the variant is slower.".into(),
+        columns,
+        rows,
+        legend: change_legend(s.threshold()),
+        when_empty: "No variant to compare with a base.".into(),
+    }
+}
+
+/// Rows of (step, threads, variant) for the per-variant tables.
+fn variant_rows(res: &StudyResults) -> Vec<(String, u32, String)> {
+    let variants = throughput_variants(res);
+    slots(res)
+        .into_iter()
+        .flat_map(|(step, t)| {
+            variants
+                .iter()
+                .filter(|v| rounds(res, v, &step, t).next().is_some())
+                .map(|v| (step.clone(), t, v.clone()))
+                .collect::<Vec<_>>()
         })
         .collect()
 }
 
-/// Cost-mode rows: per step, instructions per transaction of each variant and the ratio to base.
-pub struct CostRow {
-    pub step: String,
-    pub cells: Vec<(String, Option<f64>, Option<f64>)>,
+/// Medians over rounds of per-cell metrics, a row per (step, threads, variant); `metric(c, i)`
+/// is column `i` of cell `c`.
+fn per_variant_table(
+    res: &StudyResults,
+    names: &[String],
+    metric: &dyn Fn(&CellResult, usize) -> f64,
+) -> (Vec<Column>, Vec<Vec<Value>>) {
+    let mut columns = vec![label("step"), label("threads"), label("variant")];
+    columns.extend(names.iter().map(|n| column(n.as_str(), Kind::Number)));
+    let rows = variant_rows(res)
+        .into_iter()
+        .map(|(step, t, v)| {
+            let mut row = vec![
+                Value::Text(step.clone()),
+                Value::Text(t.to_string()),
+                Value::Text(v.clone()),
+            ];
+            row.extend(
+                (0..names.len())
+                    .map(|i| missing_or(median_of(res, &v, &step, t, |c| metric(c, i)), "failed")),
+            );
+            row
+        })
+        .collect();
+    (columns, rows)
 }
 
-pub fn cost(res: &StudyResults) -> Vec<CostRow> {
-    let base = res.study.base_variant();
+/// Latency percentiles, medians over rounds.
+pub fn latency(s: &Subject) -> Table {
+    let names: Vec<String> = PERCENTILES.iter().map(|p| format!("{p} ms")).collect();
+    let (columns, rows) = per_variant_table(&s.results, &names, &|c, i| {
+        c.latency_ms
+            .get(PERCENTILES[i])
+            .copied()
+            .unwrap_or(f64::NAN)
+    });
+    Table {
+        id: "latency".into(),
+        title: "Latency".into(),
+        note: "Transaction latency in milliseconds (from the intended start in rate-limited runs): the median over rounds of each round's percentile.".into(),
+        columns,
+        rows,
+        legend: Vec::new(),
+        when_empty: "No throughput cells.".into(),
+    }
+}
+
+type Metric = fn(&CellResult) -> f64;
+
+const RESOURCES: [(&str, Metric); 10] = [
+    ("server cpu µs/txn", |c| c.resources.server_cpu_us_per_txn),
+    ("client cpu µs/txn", |c| c.resources.client_cpu_us_per_txn),
+    ("server cs/txn", |c| c.resources.server_cs_per_txn),
+    ("client cs/txn", |c| c.resources.client_cs_per_txn),
+    ("rKB/txn", |c| c.resources.read_kb_per_txn),
+    ("wKB/txn", |c| c.resources.write_kb_per_txn),
+    ("server cpus", |c| c.resources.server_cpu_util),
+    ("client cpus", |c| c.resources.client_cpu_util),
+    ("server RSS MB", |c| c.resources.server_rss_mb),
+    ("PFS memory MB", |c| c.resources.pfs_memory_mb),
+];
+
+/// Per-transaction resources of server and client, medians over rounds.
+pub fn resources(s: &Subject) -> Table {
+    let names: Vec<String> = RESOURCES.iter().map(|(n, _)| n.to_string()).collect();
+    let (columns, rows) = per_variant_table(&s.results, &names, &|c, i| (RESOURCES[i].1)(c));
+    Table {
+        id: "resources".into(),
+        title: "Resources per transaction".into(),
+        note: "Medians over rounds. CPU and context switches (cs) from /proc of the server and of the client; rKB/wKB: the server's storage reads and writes (/proc/PID/io); cpus: cores busy on average.".into(),
+        columns,
+        rows,
+        legend: Vec::new(),
+        when_empty: "No throughput cells.".into(),
+    }
+}
+
+/// SHOW GLOBAL STATUS deltas per transaction: a row per counter, the variants side by side.
+pub fn status(s: &Subject) -> Table {
+    let res = &s.results;
+    let variants = throughput_variants(res);
+    let counters: BTreeSet<&String> = res
+        .cells
+        .iter()
+        .flat_map(|c| c.resources.status_per_txn.keys())
+        .collect();
+    let mut columns = vec![label("step"), label("threads"), label("counter")];
+    columns.extend(variants.iter().map(|v| column(v.as_str(), Kind::Number)));
+    let mut rows = Vec::new();
+    for (step, t) in slots(res) {
+        for k in &counters {
+            let per_variant: Vec<Value> = variants
+                .iter()
+                .map(|v| {
+                    let vals: Vec<f64> = rounds(res, v, &step, t)
+                        .filter(|c| c.ok)
+                        .filter_map(|c| c.resources.status_per_txn.get(*k).copied())
+                        .collect();
+                    if vals.is_empty() {
+                        Value::Missing("—".into())
+                    } else {
+                        Value::Number(median(&vals))
+                    }
+                })
+                .collect();
+            // A counter that stayed at zero everywhere says nothing.
+            if per_variant
+                .iter()
+                .all(|v| matches!(v, Value::Missing(_) | Value::Number(0.0)))
+            {
+                continue;
+            }
+            let mut row = vec![
+                Value::Text(step.clone()),
+                Value::Text(t.to_string()),
+                Value::Text(k.to_string()),
+            ];
+            row.extend(per_variant);
+            rows.push(row);
+        }
+    }
+    Table {
+        id: "status".into(),
+        title: "Server status counters per transaction".into(),
+        note: "SHOW GLOBAL STATUS after minus before the measured window, divided by transactions; medians over rounds. Counters that stayed at zero are left out.".into(),
+        columns,
+        rows,
+        legend: Vec::new(),
+        when_empty: "No status counters recorded.".into(),
+    }
+}
+
+/// Cost mode: instructions per transaction per variant, and each pair's ratio.
+pub fn cost(s: &Subject) -> Table {
+    let res = &s.results;
     let mut steps: Vec<String> = Vec::new();
     for c in &res.cost {
         if !steps.contains(&c.step) {
             steps.push(c.step.clone());
         }
     }
-    let variants: Vec<&str> = res
-        .study
-        .variants
-        .iter()
-        .map(|v| v.name.as_str())
-        .filter(|n| res.cost.iter().any(|c| c.variant == *n))
-        .collect();
-    steps
+    let variants: Vec<String> = super::subject::variants(res)
         .into_iter()
+        .filter(|v| res.cost.iter().any(|c| &c.variant == v))
+        .collect();
+    let pairs: Vec<&Pair> = s
+        .pairs
+        .iter()
+        .filter(|p| variants.contains(&p.new) && variants.contains(&p.base))
+        .collect();
+    let ir = |v: &str, step: &str| res.cost_for(v, step).filter(|c| c.ok).map(|c| c.ir_per_txn);
+    let mut columns = vec![label("step")];
+    columns.extend(variants.iter().map(|v| column(v.as_str(), Kind::Number)));
+    columns.extend(pairs.iter().map(|p| column(p.label(), Kind::Ratio)));
+    let rows = steps
+        .iter()
         .map(|step| {
-            let ir = |v: &str| {
-                res.cost_for(v, &step)
-                    .filter(|c| c.ok)
-                    .map(|c| c.ir_per_txn)
-            };
-            let b = ir(base);
-            let cells = variants
-                .iter()
-                .map(|v| {
-                    let x = ir(v);
-                    let ratio = match (x, b) {
-                        (Some(x), Some(b)) if b > 0.0 => Some(x / b),
-                        _ => None,
-                    };
-                    (v.to_string(), x, ratio)
-                })
-                .collect();
-            CostRow { step, cells }
+            let mut row = vec![Value::Text(step.clone())];
+            row.extend(variants.iter().map(|v| match res.cost_for(v, step) {
+                Some(c) if c.ok => Value::Number(c.ir_per_txn),
+                Some(_) => Value::Missing("failed".into()),
+                None => Value::Missing("—".into()),
+            }));
+            row.extend(
+                pairs
+                    .iter()
+                    .map(|p| match (ir(&p.new, step), ir(&p.base, step)) {
+                        (Some(n), Some(b)) if b > 0.0 => Value::Ratio(n / b),
+                        _ => Value::Missing("—".into()),
+                    }),
+            );
+            row
         })
-        .collect()
+        .collect();
+    Table {
+        id: "cost".into(),
+        title: "Cost mode: instructions per transaction".into(),
+        note: "Instructions per transaction under callgrind (user space, one connection, no contention): the difference between two windows of transactions divided by the difference in transactions; ratios new / base. Path length, not contention: do not mix with throughput.".into(),
+        columns,
+        rows,
+        legend: Vec::new(),
+        when_empty: "No cost-mode results.".into(),
+    }
+}
+
+pub fn flag_name(f: Flag) -> &'static str {
+    match f {
+        Flag::ClientBound => "client-bound",
+        Flag::Contaminated => "contaminated",
+        Flag::Errors => "errors",
+        Flag::NotSteady => "not steady",
+        Flag::RateNotSustained => "rate not sustained",
+    }
+}
+
+/// Cells with validity flags or failed rounds; nothing when every round is clean.
+pub fn validity(s: &Subject) -> Table {
+    let res = &s.results;
+    let mut rows = Vec::new();
+    for (step, t, v) in variant_rows(res) {
+        let all: Vec<&CellResult> = rounds(res, &v, &step, t).collect();
+        let mut flags: BTreeMap<Flag, usize> = BTreeMap::new();
+        for c in &all {
+            for f in &c.flags {
+                *flags.entry(*f).or_default() += 1;
+            }
+        }
+        let failed: Vec<&CellResult> = all.iter().copied().filter(|c| !c.ok).collect();
+        let retried = all.iter().filter(|c| c.attempts > 1).count();
+        if flags.is_empty() && failed.is_empty() && retried == 0 {
+            continue;
+        }
+        let flag_text = flags
+            .iter()
+            .map(|(f, n)| format!("{} ×{n}", flag_name(*f)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let errors = failed
+            .iter()
+            .filter_map(|c| c.error.as_deref())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+            .join("; ");
+        rows.push(vec![
+            Value::Text(step.clone()),
+            Value::Text(t.to_string()),
+            Value::Text(v.clone()),
+            Value::Text(format!("{}/{}", all.len() - failed.len(), all.len())),
+            Value::Text(retried.to_string()),
+            Value::Text(flag_text),
+            Value::Text(errors),
+        ]);
+    }
+    for c in res.cost.iter().filter(|c| !c.ok) {
+        rows.push(vec![
+            Value::Text(c.step.clone()),
+            Value::Text("cost".into()),
+            Value::Text(c.variant.clone()),
+            Value::Text("0/1".into()),
+            Value::Text("0".into()),
+            Value::Text(String::new()),
+            Value::Text(c.error.clone().unwrap_or_default()),
+        ]);
+    }
+    let l = &res.study.limits;
+    Table {
+        id: "validity".into(),
+        title: "Validity".into(),
+        note: format!(
+            "Rounds with validity flags, retried or failed. Flags: client-bound (client above {:.0}% of a core), contaminated (other processes above {:.0}% of a core; the cell is retried), errors (above {} per transaction), not steady (first and last third differ by more than {:.0}%), rate not sustained.",
+            l.client_bound_core_share * 100.0,
+            l.foreign_cpu_core_share * 100.0,
+            l.error_rate,
+            l.trend * 100.0
+        ),
+        columns: vec![
+            label("step"),
+            label("threads"),
+            label("variant"),
+            label("ok rounds"),
+            label("retried"),
+            label("flags (rounds)"),
+            label("errors"),
+        ],
+        rows,
+        legend: Vec::new(),
+        when_empty: "Every round ran clean: no validity flags, retries or failures.".into(),
+    }
+}
+
+/// The measurement tables in the order a reader wants them.
+pub fn measurements(s: &Subject) -> Vec<Table> {
+    vec![
+        absolute_throughput(s),
+        relative_throughput(s),
+        ratio_by_threads(s),
+        cost(s),
+        latency(s),
+        resources(s),
+        status(s),
+        validity(s),
+    ]
 }

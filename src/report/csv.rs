@@ -1,0 +1,159 @@
+//! CSV: one file per table for spreadsheets and scripts. Numbers at full precision; a spread
+//! or a change becomes several columns (median, min, max; ratio, low, high, verdict).
+
+use super::grid::{Kind, Table, Value};
+use crate::stats::Verdict;
+
+/// RFC 4180 quoting: only where a field needs it.
+fn field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn number(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v}")
+    } else {
+        String::new()
+    }
+}
+
+fn verdict(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Up => "up",
+        Verdict::Down => "down",
+        Verdict::Same => "same",
+        Verdict::Unknown => "unknown",
+    }
+}
+
+fn header(name: &str, kind: Kind) -> Vec<String> {
+    match kind {
+        Kind::Spread => vec![
+            format!("{name} median"),
+            format!("{name} min"),
+            format!("{name} max"),
+        ],
+        Kind::Change => vec![
+            name.to_string(),
+            format!("{name} low"),
+            format!("{name} high"),
+            format!("{name} verdict"),
+        ],
+        Kind::Label | Kind::Number | Kind::Ratio => vec![name.to_string()],
+    }
+}
+
+fn fields(v: &Value, kind: Kind) -> Vec<String> {
+    let width = header("", kind).len();
+    match v {
+        Value::Text(s) => vec![s.clone()],
+        Value::Number(x) | Value::Ratio(x) => vec![number(*x)],
+        Value::Spread { median, min, max } => vec![number(*median), number(*min), number(*max)],
+        Value::Change(c) => {
+            let (r, lo, hi) = c.shown();
+            let shown_verdict = match (c.cmp.verdict, c.inverted) {
+                (Verdict::Up, true) => Verdict::Down,
+                (Verdict::Down, true) => Verdict::Up,
+                (v, _) => v,
+            };
+            vec![
+                number(r),
+                number(lo),
+                number(hi),
+                verdict(shown_verdict).into(),
+            ]
+        }
+        // Missing values leave the columns empty; a label column says why.
+        Value::Missing(why) if kind == Kind::Label => vec![why.clone()],
+        Value::Missing(_) => vec![String::new(); width],
+    }
+}
+
+pub fn table(t: &Table) -> String {
+    let mut out = String::new();
+    let head: Vec<String> = t
+        .columns
+        .iter()
+        .flat_map(|c| header(&c.name, c.kind))
+        .map(|h| field(&h))
+        .collect();
+    out.push_str(&head.join(","));
+    out.push('\n');
+    for row in &t.rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&t.columns)
+            .flat_map(|(v, c)| fields(v, c.kind))
+            .map(|f| field(&f))
+            .collect();
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::grid::{Change, Column};
+    use crate::stats::Comparison;
+
+    #[test]
+    fn spreads_and_changes_split_into_columns_and_text_is_quoted() {
+        let t = Table {
+            id: "t".into(),
+            title: "t".into(),
+            note: String::new(),
+            columns: vec![
+                Column {
+                    name: "step".into(),
+                    kind: Kind::Label,
+                },
+                Column {
+                    name: "a".into(),
+                    kind: Kind::Spread,
+                },
+                Column {
+                    name: "b / a".into(),
+                    kind: Kind::Change,
+                },
+            ],
+            rows: vec![
+                vec![
+                    Value::Text("x, \"y\"".into()),
+                    Value::Spread {
+                        median: 2.0,
+                        min: 1.0,
+                        max: 3.5,
+                    },
+                    Value::Change(Change {
+                        cmp: Comparison {
+                            ratio: 0.5,
+                            low: 0.4,
+                            high: 0.625,
+                            verdict: Verdict::Down,
+                        },
+                        inverted: true,
+                    }),
+                ],
+                vec![
+                    Value::Text("z".into()),
+                    Value::Missing("failed".into()),
+                    Value::Missing("—".into()),
+                ],
+            ],
+            legend: Vec::new(),
+            when_empty: String::new(),
+        };
+        assert_eq!(
+            table(&t),
+            "step,a median,a min,a max,b / a,b / a low,b / a high,b / a verdict\n\
+             \"x, \"\"y\"\"\",2,1,3.5,2,1.6,2.5,up\n\
+             z,,,,,,,\n"
+        );
+    }
+}

@@ -1,0 +1,192 @@
+//! One self-contained HTML page: tables and inline SVG charts, styles inline, no scripts,
+//! fonts or links to fetch, so it opens offline and can be mailed or attached as one file.
+
+use super::charts::{self, Chart};
+use super::grid::{num, num_like, Kind, Table, Tone, Value};
+use super::subject::Subject;
+use super::{provenance, tables};
+use anyhow::Result;
+use std::fmt::Write;
+
+const STYLE: &str = r#"
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
+       margin: 24px auto; max-width: 1360px; padding: 0 16px; color: #222; line-height: 1.4; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+h2 { margin-top: 1.8em; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
+h3 { margin: 1.4em 0 0.3em; }
+p.note { color: #555; margin: 0.2em 0 0.6em; max-width: 70em; }
+p.legend { color: #555; font-size: 0.9em; margin: 0.3em 0; }
+nav a { margin-right: 1em; }
+table { border-collapse: collapse; margin: 0.4em 0 0.6em; font-size: 0.92em; }
+th, td { border: 1px solid #d6d6d6; padding: 3px 8px; vertical-align: top; }
+th { background: #f3f4f6; text-align: left; }
+th.num { text-align: right; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.label { white-space: nowrap; }
+div.wide { overflow-x: auto; max-width: 100%; }
+td small { color: #666; }
+td.better { background: #d9f2d9; }
+td.worse { background: #f9d6d5; }
+td.missing { color: #999; text-align: center; }
+td.long { min-width: 14em; max-width: 40em; overflow-wrap: break-word; }
+.charts { display: flex; flex-wrap: wrap; gap: 16px; }
+figure.chart { margin: 0; border: 1px solid #e3e3e3; padding: 6px; background: #fff; }
+figure.chart figcaption { color: #555; font-size: 0.85em; max-width: 640px; }
+details pre { font-size: 0.85em; background: #f7f7f7; padding: 8px; overflow-x: auto; }
+"#;
+
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn cell(v: &Value, kind: Kind) -> String {
+    match v {
+        Value::Missing(why) => format!("<td class=\"missing\">{}</td>", escape(why)),
+        // Long text (options, errors, paths) wraps; names and numbers do not.
+        Value::Text(s) if kind == Kind::Label && s.chars().count() > 40 => {
+            format!("<td class=\"long\">{}</td>", escape(s))
+        }
+        Value::Text(s) if kind == Kind::Label => format!("<td class=\"label\">{}</td>", escape(s)),
+        Value::Text(s) => format!("<td class=\"num\">{}</td>", escape(s)),
+        Value::Spread { median, min, max } if min != max => format!(
+            "<td class=\"num\">{} <small>[{}–{}]</small></td>",
+            num(*median),
+            num_like(*min, *median),
+            num_like(*max, *median)
+        ),
+        Value::Change(c) => {
+            let class = match c.tone() {
+                Tone::Better => "num better",
+                Tone::Worse => "num worse",
+                Tone::Same | Tone::Unknown => "num",
+            };
+            format!("<td class=\"{class}\">{}</td>", escape(&v.text()))
+        }
+        _ => format!("<td class=\"num\">{}</td>", escape(&v.text())),
+    }
+}
+
+pub fn table(t: &Table) -> String {
+    let mut s = format!(
+        "<h3 id=\"{}\">{}</h3>\n<p class=\"note\">{}</p>\n",
+        escape(&t.id),
+        escape(&t.title),
+        escape(&t.note)
+    );
+    if t.rows.is_empty() {
+        let _ = writeln!(s, "<p>{}</p>", escape(&t.when_empty));
+        return s;
+    }
+    s.push_str(&format!(
+        "<div class=\"wide\"><table class=\"{}\">\n<tr>",
+        escape(&t.id)
+    ));
+    for c in &t.columns {
+        let class = if c.kind == Kind::Label {
+            ""
+        } else {
+            " class=\"num\""
+        };
+        let _ = write!(s, "<th{class}>{}</th>", escape(&c.name));
+    }
+    s.push_str("</tr>\n");
+    for row in &t.rows {
+        s.push_str("<tr>");
+        for (v, c) in row.iter().zip(&t.columns) {
+            s.push_str(&cell(v, c.kind));
+        }
+        s.push_str("</tr>\n");
+    }
+    s.push_str("</table></div>\n");
+    for l in &t.legend {
+        let _ = writeln!(s, "<p class=\"legend\">{}</p>", escape(l));
+    }
+    s
+}
+
+fn figure(c: &Chart) -> String {
+    format!(
+        "<figure class=\"chart\" data-kind=\"{}\" data-series=\"{}\">\n{}\n<figcaption>{}</figcaption>\n</figure>\n",
+        c.kind,
+        c.series,
+        c.svg,
+        escape(&c.caption)
+    )
+}
+
+/// Every variant's full effective variables, folded away: the record, not the reading.
+fn all_variables(s: &Subject) -> String {
+    let mut out = String::new();
+    for (name, p) in &s.results.variants {
+        let mut text = String::new();
+        for (k, v) in &p.variables {
+            let _ = writeln!(text, "{k} = {v}");
+        }
+        let _ = writeln!(
+            out,
+            "<details><summary>All effective variables of {} ({})</summary><pre>{}</pre></details>",
+            escape(name),
+            p.variables.len(),
+            escape(&text)
+        );
+    }
+    out
+}
+
+pub fn render(s: &Subject) -> Result<String> {
+    let measurements = tables::measurements(s);
+    let provenance = provenance::all(s);
+    let charts = charts::all(s)?;
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+        escape(&format!("psbench: {}", s.results.study.name)),
+        escape(&s.title())
+    );
+    h.push_str("<nav>");
+    for t in measurements.iter().chain(&provenance) {
+        let _ = write!(h, "<a href=\"#{}\">{}</a>", escape(&t.id), escape(&t.title));
+    }
+    if !charts.is_empty() {
+        h.push_str("<a href=\"#charts\">Charts</a>");
+    }
+    h.push_str("</nav>\n<h2>Tables</h2>\n");
+    for t in &measurements {
+        h.push_str(&table(t));
+    }
+    if !charts.is_empty() {
+        h.push_str("<h2 id=\"charts\">Charts</h2>\n");
+        for (step, cs) in &charts {
+            let _ = writeln!(h, "<h3>{}</h3>\n<div class=\"charts\">", escape(step));
+            for c in cs {
+                h.push_str(&figure(c));
+            }
+            h.push_str("</div>\n");
+        }
+    }
+    h.push_str("<h2>Provenance</h2>\n");
+    for t in &provenance {
+        h.push_str(&table(t));
+    }
+    if !s.results.notes.is_empty() {
+        h.push_str("<h3 id=\"notes\">Notes</h3>\n<ul>\n");
+        for n in &s.results.notes {
+            let _ = writeln!(h, "<li>{}</li>", escape(n));
+        }
+        h.push_str("</ul>\n");
+    }
+    h.push_str(&all_variables(s));
+    h.push_str("</body>\n</html>\n");
+    Ok(h)
+}

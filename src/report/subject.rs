@@ -1,0 +1,106 @@
+//! What a report describes: the results of one study, or two studies merged by
+//! `psbench compare`, with the pairs of variants to compare and where each document came from.
+
+use crate::results::{Host, StudyResults};
+
+pub struct Subject {
+    pub results: StudyResults,
+    /// Each compared variant with its base, in the study's order.
+    pub pairs: Vec<Pair>,
+    /// The documents behind the report: one for a study, A and B for a comparison.
+    pub sources: Vec<Source>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pair {
+    pub new: String,
+    pub base: String,
+}
+
+impl Pair {
+    /// "new / base", the way the relative tables name a column.
+    pub fn label(&self) -> String {
+        format!("{} / {}", self.new, self.base)
+    }
+
+    /// "base / new", the way the published per-thread ratio tables do ("without PS / with PS").
+    pub fn inverted_label(&self) -> String {
+        format!("{} / {}", self.base, self.new)
+    }
+}
+
+pub struct Source {
+    /// "" for a single study; "A" or "B" in a comparison.
+    pub label: String,
+    /// The results file it was read from, or the results directory written.
+    pub path: String,
+    pub study: String,
+    pub origin: String,
+    pub tool_version: String,
+    pub host: Host,
+    pub started_unix: u64,
+    pub finished_unix: Option<u64>,
+    pub seed: u64,
+}
+
+impl Source {
+    pub fn of(label: &str, path: &str, r: &StudyResults) -> Source {
+        Source {
+            label: label.to_string(),
+            path: path.to_string(),
+            study: r.study.name.clone(),
+            origin: r.origin.clone(),
+            tool_version: r.tool_version.clone(),
+            host: r.host.clone(),
+            started_unix: r.started_unix,
+            finished_unix: r.finished_unix,
+            seed: r.seed,
+        }
+    }
+}
+
+impl Subject {
+    /// One study: every variant compared with the study's base.
+    pub fn study(results: StudyResults, path: &str) -> Subject {
+        let base = results.study.base_variant().to_string();
+        let pairs = variants(&results)
+            .into_iter()
+            .filter(|v| *v != base)
+            .map(|new| Pair {
+                new,
+                base: base.clone(),
+            })
+            .collect();
+        let sources = vec![Source::of("", path, &results)];
+        Subject {
+            results,
+            pairs,
+            sources,
+        }
+    }
+
+    pub fn title(&self) -> String {
+        let s = &self.results.study;
+        if s.description.is_empty() {
+            s.name.clone()
+        } else {
+            format!("{}: {}", s.name, s.description)
+        }
+    }
+
+    pub fn threshold(&self) -> f64 {
+        self.results.study.threshold
+    }
+}
+
+/// The variants with any result (throughput or cost), in the study's order.
+pub fn variants(r: &StudyResults) -> Vec<String> {
+    r.study
+        .variants
+        .iter()
+        .map(|v| v.name.clone())
+        .filter(|n| {
+            r.cells.iter().any(|c| &c.key.variant == n) || r.cost.iter().any(|c| &c.variant == n)
+        })
+        .collect()
+}
