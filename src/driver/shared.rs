@@ -23,6 +23,18 @@ impl Timeline {
     }
 }
 
+/// A thread's statistics, alone on its cache lines: neighbouring threads update their own
+/// counters on every transaction and must not bounce each other's lines.
+#[repr(align(128))]
+pub struct Slot(Mutex<IntervalStats>);
+
+impl std::ops::Deref for Slot {
+    type Target = Mutex<IntervalStats>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
 pub struct Shared {
     pub timeline: OnceLock<Timeline>,
     /// Set by a fatal error, a failed start, or Ctrl-C: threads finish their event and leave.
@@ -39,7 +51,7 @@ pub struct Shared {
     /// Open loop only: transactions due before `--time` ended that never started.
     pub dropped: AtomicU64,
     /// One per thread; see [`IntervalStats`].
-    pub slots: Vec<Mutex<IntervalStats>>,
+    pub slots: Vec<Slot>,
     /// The first fatal error, which ends the run.
     pub fatal: Mutex<Option<anyhow::Error>>,
 }
@@ -56,7 +68,7 @@ impl Shared {
             in_flight: AtomicUsize::new(0),
             dropped: AtomicU64::new(0),
             slots: (0..threads)
-                .map(|_| Mutex::new(IntervalStats::new(classes)))
+                .map(|_| Slot(Mutex::new(IntervalStats::new(classes))))
                 .collect(),
             fatal: Mutex::new(None),
         }
