@@ -32,14 +32,15 @@ pub fn run_thread(
         if shared.stopping() {
             break;
         }
-        // When this transaction is meant to start: now (closed loop) or its arrival (open loop).
-        let due = match schedule {
+        // When this transaction is meant to start (now in a closed loop, its arrival in an
+        // open loop) and when it actually starts.
+        let (due, began) = match schedule {
             None => {
                 let now = Instant::now();
                 if tl.is_over(now) {
                     break;
                 }
-                now
+                (now, now)
             }
             Some(s) => {
                 let due = s.claim();
@@ -47,12 +48,13 @@ pub fn run_thread(
                     break;
                 }
                 sleep_until(due);
-                if tl.is_over(Instant::now()) {
+                let now = Instant::now();
+                if tl.is_over(now) {
                     // Due within --time but the backlog kept it waiting past the end.
                     shared.dropped.fetch_add(1, Ordering::Relaxed);
                     break;
                 }
-                due
+                (due, now)
             }
         };
         let measured = due >= tl.measure_start;
@@ -60,7 +62,6 @@ pub fn run_thread(
             break;
         }
 
-        let began = Instant::now();
         if schedule.is_some() {
             shared.in_flight.fetch_add(1, Ordering::Relaxed);
         }
