@@ -36,6 +36,10 @@ pub struct RunArgs {
     /// Every variant in both modes, at full size (5 rounds of 10 s)
     #[arg(long)]
     full: bool,
+    /// Sample the server with perf during measured windows (the study's [profile] cells, by
+    /// default the first round): flame graphs and per-transaction differentials in profiles/
+    #[arg(long)]
+    profile: bool,
     /// Results directory [default: psbench-out/STUDY-TIMESTAMP]
     #[arg(long)]
     out: Option<PathBuf>,
@@ -74,6 +78,7 @@ pub fn run(a: RunArgs, home: &Home) -> Result<()> {
                 workloads: a.workloads.clone(),
                 cost_only: a.cost,
                 full: a.full,
+                profile: a.profile,
             }
             .apply(&mut study)?;
             let out = a
@@ -148,9 +153,13 @@ fn results_dir(path: &Path) -> PathBuf {
 /// `psbench report DIR`: the report again, from a results document.
 pub fn report(a: ReportArgs) -> Result<()> {
     let res = crate::results::StudyResults::load(&a.dir)?;
-    let subject = Subject::study(res, &a.dir.display().to_string());
-    let write_to = a.format.is_none().then(|| results_dir(&a.dir));
-    emit(&subject, a.format, write_to.as_deref())
+    let dir = results_dir(&a.dir);
+    let subject = Subject::study(res, &dir.display().to_string());
+    emit(
+        &subject,
+        a.format,
+        a.format.is_none().then_some(dir.as_path()),
+    )
 }
 
 #[derive(Args, Debug)]

@@ -8,13 +8,15 @@ use super::tables::PERCENTILES;
 use crate::results::CellResult;
 use std::fmt::Write;
 
-/// Configuration keys are lower case without spaces; values are one line.
+/// Configuration keys are lower case without spaces ("ps_off [cost]" → "ps_off-cost");
+/// values are one line.
 fn config_line(out: &mut String, key: &str, value: &str) {
     let key: String = key
         .to_lowercase()
-        .chars()
-        .map(|c| if c.is_whitespace() { '-' } else { c })
-        .collect();
+        .split(|c: char| c.is_whitespace() || "[](){}".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
     let value = value.replace(['\n', '\r'], " ");
     let _ = writeln!(out, "{key}: {}", value.trim());
 }
@@ -107,8 +109,8 @@ mod tests {
     #[test]
     fn config_keys_and_name_values_are_well_formed() {
         let mut s = String::new();
-        config_line(&mut s, "Server A", "10.11\nx");
-        assert_eq!(s, "server-a: 10.11 x\n");
+        config_line(&mut s, "Server A [cost]", "10.11\nx");
+        assert_eq!(s, "server-a-cost: 10.11 x\n");
         assert_eq!(name_value("a b/c"), "a_b_c");
     }
 }

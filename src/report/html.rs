@@ -144,7 +144,7 @@ fn all_variables(s: &Subject) -> String {
 }
 
 pub fn render(s: &Subject) -> Result<String> {
-    let measurements = tables::measurements(s);
+    let (headline, details) = (tables::headline(s), tables::details(s));
     let provenance = provenance::all(s);
     let charts = charts::all(s)?;
     let mut h = String::new();
@@ -154,15 +154,22 @@ pub fn render(s: &Subject) -> Result<String> {
         escape(&format!("psbench: {}", s.results.study.name)),
         escape(&s.title())
     );
+    // Results first, then charts, then the tables that explain or check them.
     h.push_str("<nav>");
-    for t in measurements.iter().chain(&provenance) {
-        let _ = write!(h, "<a href=\"#{}\">{}</a>", escape(&t.id), escape(&t.title));
+    let link = |h: &mut String, id: &str, title: &str| {
+        let _ = write!(h, "<a href=\"#{}\">{}</a>", escape(id), escape(title));
+    };
+    for t in &headline {
+        link(&mut h, &t.id, &t.title);
     }
     if !charts.is_empty() {
-        h.push_str("<a href=\"#charts\">Charts</a>");
+        link(&mut h, "charts", "Charts");
     }
-    h.push_str("</nav>\n<h2>Tables</h2>\n");
-    for t in &measurements {
+    for t in details.iter().chain(&provenance) {
+        link(&mut h, &t.id, &t.title);
+    }
+    h.push_str("</nav>\n<h2>Results</h2>\n");
+    for t in &headline {
         h.push_str(&table(t));
     }
     if !charts.is_empty() {
@@ -174,6 +181,10 @@ pub fn render(s: &Subject) -> Result<String> {
             }
             h.push_str("</div>\n");
         }
+    }
+    h.push_str("<h2>Details</h2>\n");
+    for t in &details {
+        h.push_str(&table(t));
     }
     h.push_str("<h2>Provenance</h2>\n");
     for t in &provenance {

@@ -538,16 +538,22 @@ pub fn validity(s: &Subject) -> Table {
     }
 }
 
-/// The measurement tables in the order a reader wants them.
-pub fn measurements(s: &Subject) -> Vec<Table> {
+/// The tables a reader looks at first: throughput, changes, cost.
+pub fn headline(s: &Subject) -> Vec<Table> {
     vec![
         absolute_throughput(s),
         relative_throughput(s),
         ratio_by_threads(s),
         cost(s),
-        latency(s),
-        resources(s),
-        status(s),
-        validity(s),
     ]
+}
+
+/// The tables that explain a change or check a result: latency, resources, validity.
+pub fn details(s: &Subject) -> Vec<Table> {
+    vec![latency(s), resources(s), status(s), validity(s)]
+}
+
+/// Every measurement table in the order a reader wants them.
+pub fn measurements(s: &Subject) -> Vec<Table> {
+    headline(s).into_iter().chain(details(s)).collect()
 }

@@ -1,0 +1,210 @@
+//! The HTML report of the checked-in study: self-contained, with the expected charts and
+//! series, and opened in headless Chromium without console errors (a screenshot is kept in
+//! target/report-html/screenshot.png for a human to look at).
+
+use psbench::report::charts::PALETTE;
+use psbench::report::{render, Format, Subject};
+use psbench::results::StudyResults;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture() -> StudyResults {
+    StudyResults::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/report-study"))
+        .unwrap()
+}
+
+fn html() -> String {
+    render(
+        &Subject::study(fixture(), "tests/data/report-study"),
+        Format::Html,
+    )
+    .unwrap()
+}
+
+/// Attribute value of the first `name="…"` in `tag`.
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    tag[start..].split('"').next()
+}
+
+/// (kind, declared series, polylines drawn in a palette colour) of every chart.
+fn charts(html: &str) -> Vec<(String, usize, usize)> {
+    let palette: Vec<String> = PALETTE
+        .iter()
+        .map(|(r, g, b)| format!("#{r:02X}{g:02X}{b:02X}"))
+        .collect();
+    html.split("<figure class=\"chart\"")
+        .skip(1)
+        .map(|chunk| {
+            let fig = chunk.split("</figure>").next().unwrap();
+            let open = fig.split('>').next().unwrap();
+            let kind = attr(open, "data-kind").unwrap().to_string();
+            let series = attr(open, "data-series").unwrap().parse().unwrap();
+            let drawn = fig
+                .split("<polyline")
+                .skip(1)
+                .filter(|p| {
+                    let tag = p.split('>').next().unwrap();
+                    attr(tag, "stroke")
+                        .is_some_and(|s| palette.iter().any(|c| c.eq_ignore_ascii_case(s)))
+                        && attr(tag, "opacity") == Some("1")
+                })
+                .count();
+            (kind, series, drawn)
+        })
+        .collect()
+}
+
+#[test]
+fn the_page_is_self_contained() {
+    let h = html();
+    for needle in [
+        "<script",
+        "<link",
+        " src=",
+        "href=\"http",
+        "url(",
+        "@import",
+        "@font-face",
+    ] {
+        assert!(!h.contains(needle), "the report references {needle}");
+    }
+    // Every anchor in the navigation points into the page.
+    for href in h.split("href=\"").skip(1) {
+        let target = href.split('"').next().unwrap();
+        assert!(target.starts_with('#'), "external link {target}");
+        assert!(
+            h.contains(&format!("id=\"{}\"", &target[1..])),
+            "dangling {target}"
+        );
+    }
+}
+
+#[test]
+fn every_step_has_its_charts_with_one_series_per_variant_or_round() {
+    let r = fixture();
+    let charts = charts(&html());
+    let steps = ["point_select", "read_only"];
+    let kinds: Vec<&str> = charts.iter().map(|c| c.0.as_str()).collect();
+    assert_eq!(
+        kinds,
+        steps
+            .iter()
+            .flat_map(|_| ["throughput", "ratio", "per-second", "latency"])
+            .collect::<Vec<_>>()
+    );
+    for (i, step) in steps.iter().enumerate() {
+        let c = &charts[i * 4..i * 4 + 4];
+        let top = r
+            .cells
+            .iter()
+            .filter(|x| x.key.step == *step)
+            .map(|x| x.key.threads)
+            .max()
+            .unwrap();
+        let rounds_at_top = r
+            .cells
+            .iter()
+            .filter(|x| x.key.step == *step && x.key.threads == top && x.ok)
+            .filter(|x| !x.per_second_tps.is_empty())
+            .count();
+        // 2 variants; 1 pair (default vs ps_off); every round at the top thread count.
+        let expected = [2, 1, rounds_at_top, 2];
+        for (chart, want) in c.iter().zip(expected) {
+            assert_eq!(chart.1, want, "{step} {} declares {want} series", chart.0);
+            assert_eq!(chart.2, want, "{step} {} draws {want} series", chart.0);
+        }
+    }
+}
+
+fn chromium() -> Option<PathBuf> {
+    for name in ["chromium", "chromium-browser", "google-chrome"] {
+        let out = Command::new("sh")
+            .args(["-c", &format!("command -v {name}")])
+            .output()
+            .ok()?;
+        if out.status.success() {
+            return Some(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()));
+        }
+    }
+    None
+}
+
+/// Open `page` headless; returns chromium's log and whether the screenshot was written.
+fn open(chromium: &Path, page: &Path, shot: &Path, profile: &Path) -> String {
+    let out = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--no-first-run",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--window-size=1400,3000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--screenshot={}", shot.display()))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("running chromium");
+    let log = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "chromium failed: {log}");
+    log
+}
+
+/// Console messages (errors, uncaught exceptions) as chromium logs them.
+fn console_lines(log: &str) -> Vec<&str> {
+    log.lines()
+        .filter(|l| l.contains(":CONSOLE") || l.contains("Uncaught"))
+        .collect()
+}
+
+#[test]
+fn chromium_renders_the_page_without_console_errors() {
+    let Some(chromium) = chromium() else {
+        eprintln!(
+            "SKIPPED: chromium is not installed (scripts/setup.sh installs Debian's chromium)"
+        );
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    // First make sure console errors are seen at all: a page that throws.
+    let bad = tmp.path().join("bad.html");
+    std::fs::write(
+        &bad,
+        "<!DOCTYPE html><p>x</p><script>throw new Error('psbench-probe')</script>",
+    )
+    .unwrap();
+    let log = open(
+        &chromium,
+        &bad,
+        &tmp.path().join("bad.png"),
+        &tmp.path().join("p1"),
+    );
+    assert!(
+        console_lines(&log)
+            .iter()
+            .any(|l| l.contains("psbench-probe")),
+        "chromium's console log is not visible, so the check below would prove nothing: {log}"
+    );
+
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-html");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let page = out_dir.join("report.html");
+    std::fs::write(&page, html()).unwrap();
+    let shot = out_dir.join("screenshot.png");
+    let _ = std::fs::remove_file(&shot);
+    let log = open(&chromium, &page, &shot, &tmp.path().join("p2"));
+    let console = console_lines(&log);
+    assert!(console.is_empty(), "console messages: {console:#?}");
+    let png = std::fs::read(&shot).expect("a screenshot");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // A blank 1400×3000 page compresses to a few KB; tables and charts do not.
+    assert!(
+        png.len() > 50_000,
+        "screenshot of {} bytes looks empty",
+        png.len()
+    );
+    eprintln!("screenshot: {}", shot.display());
+}

@@ -1,0 +1,253 @@
+//! Rendering the report of a small real study (tests/data/report-study): golden files for the
+//! stable formats (Markdown, CSV, Go benchmark text), the numbers against the rounds, and
+//! `compare` of two documents. Set PSBENCH_UPDATE_GOLDEN=1 to rewrite the golden files after
+//! an intended change, and review the diff.
+
+use psbench::report::{compare, render, Format, Subject};
+use psbench::results::StudyResults;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const FIXTURE: &str = "tests/data/report-study";
+
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXTURE)
+}
+
+fn fixture() -> StudyResults {
+    StudyResults::load(&fixture_dir()).expect("the checked-in results document loads")
+}
+
+fn subject() -> Subject {
+    Subject::study(fixture(), FIXTURE)
+}
+
+fn golden(name: &str, actual: &str) {
+    let path = fixture_dir().join("golden").join(name);
+    if std::env::var_os("PSBENCH_UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (PSBENCH_UPDATE_GOLDEN=1 writes it)",
+            path.display()
+        )
+    });
+    if expected != actual {
+        let first = expected
+            .lines()
+            .zip(actual.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(expected.lines().count().min(actual.lines().count()));
+        panic!(
+            "{name} differs from {} at line {}:\n expected: {:?}\n actual:   {:?}\n(PSBENCH_UPDATE_GOLDEN=1 rewrites it)",
+            path.display(),
+            first + 1,
+            expected.lines().nth(first),
+            actual.lines().nth(first)
+        );
+    }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if !n.is_multiple_of(2) {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// tps of the successful rounds per (step, threads, variant), straight from the document.
+fn rounds_tps(r: &StudyResults) -> BTreeMap<(String, u32, String), Vec<f64>> {
+    let mut m: BTreeMap<_, Vec<f64>> = BTreeMap::new();
+    for c in r.cells.iter().filter(|c| c.ok) {
+        m.entry((c.key.step.clone(), c.key.threads, c.key.variant.clone()))
+            .or_default()
+            .push(c.tps);
+    }
+    m
+}
+
+#[test]
+fn markdown_matches_golden() {
+    golden("summary.md", &render(&subject(), Format::Md).unwrap());
+}
+
+#[test]
+fn csv_matches_golden() {
+    golden("tables.csv", &render(&subject(), Format::Csv).unwrap());
+}
+
+#[test]
+fn go_benchmark_format_matches_golden() {
+    golden("bench.txt", &render(&subject(), Format::Gobench).unwrap());
+}
+
+#[test]
+fn absolute_throughput_is_the_median_and_range_of_the_rounds() {
+    let r = fixture();
+    let csv = psbench::report::files::csv_tables(&subject())
+        .into_iter()
+        .find(|(n, _)| n == "throughput.csv")
+        .unwrap()
+        .1;
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let mut checked = 0;
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        let (step, threads) = (f[0].to_string(), f[1].parse::<u32>().unwrap());
+        for v in ["ps_off", "default"] {
+            let col = header
+                .iter()
+                .position(|h| *h == format!("{v} median"))
+                .unwrap();
+            let mut tps = rounds_tps(&r)[&(step.clone(), threads, v.to_string())].clone();
+            let want_min = tps.iter().copied().fold(f64::INFINITY, f64::min);
+            let want_max = tps.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let got: Vec<f64> = f[col..col + 3].iter().map(|x| x.parse().unwrap()).collect();
+            assert_eq!(got, vec![median(&mut tps), want_min, want_max], "{line}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 2 * 2 * 2, "steps × threads × variants");
+}
+
+#[test]
+fn go_benchmark_text_has_config_then_a_line_per_round() {
+    let r = fixture();
+    let text = render(&subject(), Format::Gobench).unwrap();
+    let first_bench = text
+        .lines()
+        .position(|l| l.starts_with("Benchmark"))
+        .unwrap();
+    for l in text.lines().take(first_bench).filter(|l| !l.is_empty()) {
+        let (key, _) = l.split_once(": ").expect("a config line is key: value");
+        assert!(
+            key.chars().next().unwrap().is_lowercase()
+                && !key.chars().any(|c| c.is_whitespace() || c.is_uppercase()),
+            "bad config key in {l:?}"
+        );
+    }
+    assert!(text.starts_with("goos: linux\n"));
+    let throughput: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("BenchmarkThroughput/"))
+        .collect();
+    assert_eq!(
+        throughput.len(),
+        r.cells.iter().filter(|c| c.ok).count(),
+        "one line per successful round"
+    );
+    for l in &throughput {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        // name, iterations, then value-unit pairs
+        assert!(f.len().is_multiple_of(2) && f[1].parse::<u64>().is_ok(), "{l}");
+        assert_eq!(f[3], "tps");
+        assert!(
+            f[0].contains("/step=") && f[0].contains("/threads=") && f[0].contains("/variant=")
+        );
+    }
+    let cost = text
+        .lines()
+        .filter(|l| l.starts_with("BenchmarkCost/"))
+        .count();
+    assert_eq!(cost, r.cost.iter().filter(|c| c.ok).count());
+}
+
+#[test]
+fn a_document_compared_with_itself_shows_no_change() {
+    let s = compare::merge(fixture(), "a", fixture(), "b").unwrap();
+    let md = render(&s, Format::Md).unwrap();
+    assert!(
+        md.contains("| B:ps_off / A:ps_off | B:default / A:default |"),
+        "{md}"
+    );
+    let marked = md
+        .lines()
+        .filter(|l| l.starts_with("| ") && (l.contains('▲') || l.contains('▼')))
+        .count();
+    assert_eq!(marked, 0, "{md}");
+    let csv = render(&s, Format::Csv).unwrap();
+    let relative = csv.split("# relative.csv\n").nth(1).unwrap();
+    let rows: Vec<&str> = relative
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    for row in rows {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(f[2], "1", "{row}");
+        assert_eq!(f[5], "same", "{row}");
+    }
+}
+
+#[test]
+fn a_clear_slowdown_is_called_and_marked_in_every_format() {
+    let a = fixture();
+    let mut b = fixture();
+    // Scale B far enough that every bootstrap resample stays below 1.0, whatever the noise of
+    // the fixture's rounds: a factor under min/max of the widest cell.
+    let widest = rounds_tps(&a)
+        .values()
+        .map(|v| {
+            v.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+                / v.iter().copied().fold(f64::INFINITY, f64::min)
+        })
+        .fold(1.0, f64::max);
+    let factor = 0.5 / widest;
+    for c in &mut b.cells {
+        c.tps *= factor;
+    }
+    let s = compare::merge(a, "before", b, "after").unwrap();
+    let md = render(&s, Format::Md).unwrap();
+    let relative: Vec<&str> = md
+        .split("### Throughput relative to the base")
+        .nth(1)
+        .unwrap()
+        .split("###")
+        .next()
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("| point_select") || l.starts_with("| read_only"))
+        .collect();
+    assert_eq!(relative.len(), 4);
+    for row in relative {
+        assert_eq!(row.matches('▼').count(), 2, "both variants slower: {row}");
+    }
+    // base / new per thread count: the same change shows as a ratio above 1, marked ▲.
+    let per_threads = md.split("### Ratio per thread count").nth(1).unwrap();
+    assert!(per_threads.contains("| point_select | A:ps_off / B:ps_off |"));
+    assert!(per_threads.split("###").next().unwrap().contains('▲'));
+    let html = render(&s, Format::Html).unwrap();
+    assert!(
+        html.matches("class=\"num worse\"").count() >= 8,
+        "slower cells coloured"
+    );
+    assert!(!html.contains("class=\"num better\""));
+}
+
+#[test]
+fn documents_without_common_cells_cannot_be_compared() {
+    let a = fixture();
+    let mut b = fixture();
+    for c in &mut b.cells {
+        c.key.variant.push_str("_other");
+    }
+    for c in &mut b.cost {
+        c.variant.push_str("_other");
+    }
+    for v in &mut b.study.variants {
+        v.name.push_str("_other");
+    }
+    let e = compare::merge(a, "a", b, "b")
+        .err()
+        .expect("no common cells");
+    assert!(psbench::error::is_usage(&e), "{e:#}");
+    assert!(format!("{e}").contains("nothing to compare"), "{e}");
+}
