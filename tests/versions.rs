@@ -12,9 +12,15 @@ fn fetch_or_skip() -> Option<std::path::PathBuf> {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     if !out.status.success() {
-        let unreachable = ["Could not transfer", "Unknown host", "Connection refused", "Network is unreachable", "timed out"]
-            .iter()
-            .any(|m| err.contains(m));
+        let unreachable = [
+            "Could not transfer",
+            "Unknown host",
+            "Connection refused",
+            "Network is unreachable",
+            "timed out",
+        ]
+        .iter()
+        .any(|m| err.contains(m));
         if unreachable {
             eprintln!("SKIPPED: Maven Central cannot be reached: {err}");
             return None;
@@ -73,15 +79,33 @@ workload = "oltp_point_select"
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     let v = &r["variants"];
-    assert!(v["10.11"]["server_version"].as_str().unwrap().starts_with("10.11"), "{v}");
-    assert!(v["11.4"]["server_version"].as_str().unwrap().starts_with("11.4.5"), "{v}");
+    assert!(
+        v["10.11"]["server_version"]
+            .as_str()
+            .unwrap()
+            .starts_with("10.11"),
+        "{v}"
+    );
+    assert!(
+        v["11.4"]["server_version"]
+            .as_str()
+            .unwrap()
+            .starts_with("11.4.5"),
+        "{v}"
+    );
     assert_ne!(v["10.11"]["server_sha256"], v["11.4"]["server_sha256"]);
     assert_eq!(v["11.4"]["server_sha256"].as_str().unwrap().len(), 64);
     // Each version ran on a datadir its own version prepared, with PFS verified.
     assert_eq!(v["11.4"]["pfs"]["enabled"], true);
     let cost = r["cost"].as_array().unwrap();
     assert_eq!(cost.len(), 2);
-    assert!(cost.iter().all(|c| c["ok"] == true && c["ir_per_txn"].as_f64().unwrap() > 10_000.0));
-    assert!(r["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("code layout")));
+    assert!(cost
+        .iter()
+        .all(|c| c["ok"] == true && c["ir_per_txn"].as_f64().unwrap() > 10_000.0));
+    assert!(r["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().contains("code layout")));
     assert!(text.contains("| point_select | 1 |"), "{text}");
 }

@@ -4,6 +4,7 @@ mod bench;
 mod fetch;
 mod run;
 mod sandbox;
+mod secret_args;
 
 use crate::error;
 use clap::{Parser, Subcommand};
@@ -54,6 +55,7 @@ impl Cli {
 
 /// Parse, run, and turn the outcome into an exit code (0 ok, 1 failed, 2 bad usage or input).
 pub fn main() -> i32 {
+    secret_args::scrub_password_from_process_title();
     let cli = Cli::parse();
     crate::server::registry::install_signal_handler();
     let home = cli.home();

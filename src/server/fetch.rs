@@ -32,7 +32,8 @@ pub fn parse_version(name: &str) -> Result<String> {
     let v = name.strip_prefix("mariadb-").unwrap_or(name);
     let ok = !v.is_empty()
         && v.split('.').count() == 3
-        && v.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+        && v.split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
     if !ok {
         return Err(usage(format!(
             "'{name}' is not a MariaDB version like 11.4.5 (or mariadb-11.4.5)"
@@ -56,8 +57,12 @@ pub fn mariadb(version: &str, cache: &Path, log: &mut dyn std::io::Write) -> Res
         std::fs::rename(&tmp, &root)
             .with_context(|| format!("moving {} to {}", tmp.display(), root.display()))?;
     }
-    let bin = Binaries::locate(Some(&basedir))
-        .with_context(|| format!("checking the fetched MariaDB {version} at {}", basedir.display()))?;
+    let bin = Binaries::locate(Some(&basedir)).with_context(|| {
+        format!(
+            "checking the fetched MariaDB {version} at {}",
+            basedir.display()
+        )
+    })?;
     if !bin.version.starts_with(&version) {
         bail!(
             "{} reports version {}, expected {version}",
@@ -78,7 +83,10 @@ fn maven_get(version: &str, log: &mut dyn std::io::Write) -> Result<PathBuf> {
     if jar.is_file() {
         return Ok(jar);
     }
-    writeln!(log, "fetching {GROUP}:{ARTIFACT}:{version} from Maven Central (about 150 MB)")?;
+    writeln!(
+        log,
+        "fetching {GROUP}:{ARTIFACT}:{version} from Maven Central (about 150 MB)"
+    )?;
     let out = Command::new("mvn")
         .args(["-q", "-B", "dependency:get", "-Dtransitive=false"])
         .arg(format!("-Dartifact={GROUP}:{ARTIFACT}:{version}"))
@@ -89,7 +97,8 @@ fn maven_get(version: &str, log: &mut dyn std::io::Write) -> Result<PathBuf> {
             ))
         })?;
     if !out.status.success() || !jar.is_file() {
-        let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
         let why = text
             .lines()
             .filter(|l| l.contains("ERROR"))
@@ -98,7 +107,11 @@ fn maven_get(version: &str, log: &mut dyn std::io::Write) -> Result<PathBuf> {
             .join(" ");
         return Err(usage(format!(
             "could not fetch MariaDB {version} from Maven Central: {}",
-            if why.is_empty() { text.trim().to_string() } else { why }
+            if why.is_empty() {
+                text.trim().to_string()
+            } else {
+                why
+            }
         )));
     }
     Ok(jar)
@@ -161,7 +174,10 @@ mod tests {
         assert_eq!(parse_version("mariadb-11.4.5").unwrap(), "11.4.5");
         assert_eq!(parse_version("10.11.9").unwrap(), "10.11.9");
         for bad in ["11.4", "mariadb-", "11.4.x", "../11.4.5"] {
-            assert!(crate::error::is_usage(&parse_version(bad).unwrap_err()), "{bad}");
+            assert!(
+                crate::error::is_usage(&parse_version(bad).unwrap_err()),
+                "{bad}"
+            );
         }
     }
 

@@ -1,0 +1,127 @@
+//! Bad input ends with one line and exit code 2; a password never shows in the process title.
+
+use mysql::prelude::Queryable;
+use psbench::server::{Home, Sandbox, SandboxSpec};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn psbench() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_psbench"))
+}
+
+fn one_line_usage_error(o: &Output) -> String {
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    assert!(!err.contains("panicked") && !err.contains("backtrace"), "{err}");
+    err
+}
+
+#[test]
+fn password_on_the_command_line_is_not_in_the_process_title() {
+    let home = tempfile::tempdir().unwrap();
+    let sb = Sandbox::start(SandboxSpec::new("pw", Home::new(home.path()))).unwrap();
+    let mut c = sb.admin_endpoint().connect().unwrap();
+    c.query_drop(
+        "CREATE DATABASE sbtest; CREATE USER 'bench'@'127.0.0.1' IDENTIFIED BY 'Sekr1t-pw-42'; \
+         GRANT ALL ON sbtest.* TO 'bench'@'127.0.0.1'",
+    )
+    .unwrap();
+    let port = sb.port().to_string();
+    let conn = [
+        "--mysql-host=127.0.0.1",
+        "--mysql-port",
+        &port,
+        "--mysql-user=bench",
+        "--table-size=500",
+    ];
+    let o = psbench()
+        .args(["bench", "oltp_point_select", "prepare"])
+        .args(conn)
+        .args(["--mysql-password", "Sekr1t-pw-42"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut child = psbench()
+        .args(["bench", "oltp_point_select", "run", "--time=3"])
+        .args(conn)
+        .arg("--mysql-password=Sekr1t-pw-42")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", child.id())).unwrap();
+    let title = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+    if !title.contains("oltp_point_select") {
+        let o = child.wait_with_output().unwrap();
+        panic!("not running: {title} {}", String::from_utf8_lossy(&o.stderr));
+    }
+    assert!(!title.contains("Sekr1t"), "password in the process title: {title}");
+    let t = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(t.elapsed() < Duration::from_secs(30));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let o = child.wait_with_output().unwrap();
+    let all = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{all}");
+    assert!(all.contains("transactions:") && !all.contains("Sekr1t"), "{all}");
+}
+
+#[test]
+fn a_missing_database_is_a_usage_error() {
+    let home = tempfile::tempdir().unwrap();
+    let sb = Sandbox::start(SandboxSpec::new("db", Home::new(home.path()))).unwrap();
+    let o = psbench()
+        .args(["bench", "oltp_point_select", "run", "--time=1", "--mysql-user=root"])
+        .arg(format!("--mysql-socket={}", sb.socket().display()))
+        .arg("--mysql-db=no_such_db")
+        .output()
+        .unwrap();
+    let err = one_line_usage_error(&o);
+    assert!(err.contains("no_such_db"), "{err}");
+}
+
+#[test]
+fn a_basedir_that_is_not_a_server_tree_and_a_missing_one_are_usage_errors() {
+    let home = tempfile::tempdir().unwrap();
+    for dir in ["/etc", "/no/such/dir"] {
+        let o = psbench()
+            .env("PSBENCH_HOME", home.path())
+            .args(["sandbox", "start", "--name", "x", "--basedir", dir])
+            .output()
+            .unwrap();
+        one_line_usage_error(&o);
+    }
+}
+
+#[test]
+fn no_room_for_a_datadir_copy_is_checked_before_copying() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small");
+    std::fs::create_dir_all(&small).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=16m", "tmpfs"])
+        .arg(&small)
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    if !mounted {
+        eprintln!("SKIPPED: cannot mount a small tmpfs here (needs root)");
+        return;
+    }
+    // A real datadir, made in a roomy directory, copied into the small one.
+    let roomy = tempfile::tempdir().unwrap();
+    let h = Home::new(roomy.path());
+    let sb = Sandbox::start(SandboxSpec::new("src", h.clone())).unwrap();
+    let datadir = sb.state().datadir.clone();
+    drop(sb);
+    let result = psbench::server::datadir::copy(&datadir, &small.join("copy"));
+    let copied = small.join("copy").exists();
+    let _ = Command::new("umount").arg(&small).status();
+    let err = result.unwrap_err();
+    assert!(psbench::error::is_usage(&err), "{err:#}");
+    assert!(err.to_string().contains("not enough disk space"), "{err}");
+    assert!(!copied, "nothing is copied");
+}
