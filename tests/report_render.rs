@@ -146,7 +146,10 @@ fn go_benchmark_text_has_config_then_a_line_per_round() {
     for l in &throughput {
         let f: Vec<&str> = l.split_whitespace().collect();
         // name, iterations, then value-unit pairs
-        assert!(f.len().is_multiple_of(2) && f[1].parse::<u64>().is_ok(), "{l}");
+        assert!(
+            f.len().is_multiple_of(2) && f[1].parse::<u64>().is_ok(),
+            "{l}"
+        );
         assert_eq!(f[3], "tps");
         assert!(
             f[0].contains("/step=") && f[0].contains("/threads=") && f[0].contains("/variant=")

@@ -205,7 +205,8 @@ where
                 .label(l.name.clone())
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], c.filled()));
         }
-        if !l.thin {
+        // A line needs two points; a lone point is drawn as a dot.
+        if !l.thin || l.points.len() == 1 {
             chart
                 .draw_series(l.points.iter().map(|p| Circle::new(*p, 3, c.filled())))
                 .map_err(err)?;
@@ -232,7 +233,8 @@ fn y_span(values: impl Iterator<Item = f64>, from_zero: bool) -> (f64, f64) {
     if !lo.is_finite() {
         return (0.0, 1.0);
     }
-    let pad = ((hi - lo) * 0.08).max(hi.abs() * 0.02).max(1e-9);
+    // Room above the highest point, also when all points are equal.
+    let pad = ((hi - lo) * 0.08).max(hi.abs() * 0.06).max(1e-9);
     let lo = if from_zero { 0.0_f64.min(lo) } else { lo - pad };
     (lo, hi + pad)
 }
