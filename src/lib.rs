@@ -7,6 +7,7 @@ pub mod cli;
 pub mod driver;
 pub mod error;
 pub mod probes;
+pub mod profile;
 pub mod report;
 pub mod results;
 pub mod server;

@@ -96,6 +96,25 @@ pub struct CellResult {
     pub per_second_tps: Vec<f64>,
     pub resources: Resources,
     pub flags: Vec<Flag>,
+    /// The server's stacks sampled during the measured window, when the cell was profiled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<CellProfile>,
+}
+
+/// A profiled cell: where its folded stacks are and the work they stand for, so that they
+/// can be divided per transaction.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellProfile {
+    /// Folded stacks (CPU nanoseconds sampled per stack), relative to the results directory.
+    pub folded: String,
+    /// Transactions done while sampling (the measured window's).
+    pub transactions: u64,
+    pub samples: u64,
+    pub seconds: f64,
+    /// Samples per second of CPU.
+    pub frequency: u32,
+    /// Share of the server binary's frames that perf could not name (0 to 1).
+    pub unresolved_share: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -25,6 +25,8 @@ pub struct CellPlan<'a> {
     pub duration_s: f64,
     pub seed: u64,
     pub limits: &'a Limits,
+    /// Sample the server during the measured window.
+    pub profile: Option<&'a crate::profile::CellSampler>,
 }
 
 fn driver_run(plan: &CellPlan, target: &Target, time: f64, events: i64) -> Result<RunReport> {
@@ -61,7 +63,12 @@ pub fn run(plan: &CellPlan, target: &Target) -> Result<CellResult> {
     let server_before = ProcSample::of(target.server_pid)?;
     let client_before = ProcSample::of_self()?;
 
+    let sampling = match plan.profile {
+        Some(p) => Some(p.start(target.server_pid)?),
+        None => None,
+    };
     let report = driver_run(plan, target, plan.duration_s, 0)?;
+    let sampled = sampling.map(|s| s.stop()).transpose()?;
 
     let client = ProcSample::of_self()?.since(&client_before);
     let server = ProcSample::of(target.server_pid)?.since(&server_before);
@@ -71,6 +78,7 @@ pub fn run(plan: &CellPlan, target: &Target) -> Result<CellResult> {
 
     let t = &report.totals;
     let txns = t.events;
+    let profile = sampled.map(|s| s.store(txns)).transpose()?;
     let per = |x: f64| if txns > 0 { x / txns as f64 } else { 0.0 };
     let wall = report.total_time_s.max(1e-9);
     let foreign_us = machine.busy_us as f64 - server.cpu_us as f64 - client.cpu_us as f64;
@@ -125,6 +133,7 @@ pub fn run(plan: &CellPlan, target: &Target) -> Result<CellResult> {
         per_second_tps,
         resources,
         flags,
+        profile,
     })
 }
 

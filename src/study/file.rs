@@ -56,6 +56,9 @@ pub struct Study {
     pub cost: CostSettings,
     #[serde(default)]
     pub limits: Limits,
+    /// `profile = true` or a `[profile]` table: perf samples of the server in measured windows.
+    #[serde(default)]
+    pub profile: crate::profile::ProfileSettings,
     #[serde(rename = "variant", default)]
     pub variants: Vec<Variant>,
     #[serde(rename = "workload", default)]
@@ -344,6 +347,15 @@ impl Study {
                 ));
             }
         }
+        let steps: Vec<String> = self.workloads.iter().map(|w| w.label()).collect();
+        let threads: Vec<u32> = self
+            .workloads
+            .iter()
+            .flat_map(|w| self.threads_for(w))
+            .collect();
+        self.profile
+            .check(&steps, &threads, self.rounds)
+            .map_err(|e| usage(format!("{origin}: {e}")))?;
         let [a, b] = self.cost.events;
         if a == 0 || b <= a {
             return bad(format!(

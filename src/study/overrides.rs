@@ -15,6 +15,8 @@ pub struct Overrides {
     pub workloads: Option<Vec<String>>,
     pub cost_only: bool,
     pub full: bool,
+    /// Profile the measured windows (`--profile`), with the study's `[profile]` selection.
+    pub profile: bool,
 }
 
 impl Overrides {
@@ -29,6 +31,9 @@ impl Overrides {
         }
         if self.cost_only {
             s.mode = Mode::Cost;
+        }
+        if self.profile {
+            s.profile.enabled = true;
         }
         if let Some(t) = self.time {
             if !(t.is_finite() && t > 0.0) {

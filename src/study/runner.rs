@@ -53,8 +53,8 @@ fn record(res: &mut StudyResults, key: String, mut prov: crate::results::Variant
     if res.variants.contains_key(&key) {
         return;
     }
-    prov.server_sha256 = crate::server::fetch::sha256(std::path::Path::new(&prov.server_binary))
-        .unwrap_or_default();
+    prov.server_sha256 =
+        crate::server::fetch::sha256(std::path::Path::new(&prov.server_binary)).unwrap_or_default();
     res.variants.insert(key, prov);
 }
 
@@ -227,6 +227,7 @@ pub fn run(req: Request) -> Result<StudyResults> {
         &req, &study, &costv, &datadirs, &prefix, &mut res, &progress,
     )?;
     run_throughput(&req, &study, &tput, &datadirs, &prefix, &mut res, &progress)?;
+    profile_outputs(&req.out_dir, &mut res);
 
     progress.bar.finish_and_clear();
     res.finished_unix = Some(now_unix());
@@ -339,6 +340,19 @@ fn failed_cell(key: CellKey, error: String) -> CellResult {
         per_second_tps: Vec::new(),
         resources: Resources::default(),
         flags: Vec::new(),
+        profile: None,
+    }
+}
+
+/// Flame graphs, differentials and the "frames that grew" table of the profiled cells; a
+/// failure here costs the profiles, not the study.
+fn profile_outputs(out_dir: &Path, res: &mut StudyResults) {
+    let notes = crate::profile::outputs::write_all(res, out_dir)
+        .unwrap_or_else(|e| vec![format!("profile outputs could not be written: {e:#}")]);
+    for n in notes {
+        if !res.notes.contains(&n) {
+            res.notes.push(n);
+        }
     }
 }
 
@@ -361,6 +375,7 @@ fn run_throughput(
             ))
         })
         .collect::<Result<_>>()?;
+    let mut profiling = crate::profile::Session::new(&study.profile, &req.out_dir);
     for round in 0..study.rounds {
         for v in rotated(variants, round) {
             let cells: Vec<(usize, u32)> = workloads
@@ -408,8 +423,20 @@ fn run_throughput(
                     w.label(),
                     threads
                 ));
-                let mut result =
-                    run_cell_with_attempts(study, &sb, key.clone(), workload.as_ref(), res.seed);
+                let sampler = match (profiling.as_mut(), sb.pid()) {
+                    (Some(p), Some(pid)) => {
+                        p.for_cell(&key, pid, &sb.binaries().server, &mut res.notes)
+                    }
+                    _ => None,
+                };
+                let mut result = run_cell_with_attempts(
+                    study,
+                    &sb,
+                    key.clone(),
+                    workload.as_ref(),
+                    res.seed,
+                    sampler.as_ref(),
+                );
                 if !sb.is_running() {
                     let note = death_note(&sb);
                     let msg = match &result {
@@ -464,6 +491,7 @@ fn run_cell_with_attempts(
     key: CellKey,
     workload: &dyn crate::workloads::Workload,
     base_seed: u64,
+    profile: Option<&crate::profile::CellSampler>,
 ) -> Result<CellResult> {
     let endpoint = sb.tcp_endpoint().with_database(Some(dataset::DATABASE));
     let admin = sb.admin_endpoint();
@@ -479,6 +507,7 @@ fn run_cell_with_attempts(
         warmup_s: study.warmup,
         duration_s: study.duration,
         limits: &study.limits,
+        profile,
     };
     let mut attempts = 0;
     loop {

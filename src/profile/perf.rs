@@ -1,0 +1,158 @@
+//! `perf record` on the server process for a window, and `perf script` of what it caught.
+//! Only the perf processes started here are ever signalled, by their own pid.
+
+use anyhow::{bail, Context, Result};
+use nix::sys::signal::{kill, Signal};
+use nix::unistd::Pid;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const PERF: &str = "perf";
+
+/// A software clock (the VM has no PMU) with frame-pointer call graphs.
+fn record_command(pid: i32, frequency: u32, data: &Path) -> Command {
+    let mut c = Command::new(PERF);
+    c.args(["record", "-e", "cpu-clock", "-F"])
+        .arg(frequency.to_string())
+        .args(["-g", "-p"])
+        .arg(pid.to_string())
+        .arg("-o")
+        .arg(data);
+    c
+}
+
+/// Why profiles cannot be taken of `pid` here, or `None` when a short `perf record` works.
+pub fn unavailable(pid: i32) -> Option<String> {
+    let data = std::env::temp_dir().join(format!("psbench-perf-trial-{}.data", std::process::id()));
+    let out = record_command(pid, 99, &data)
+        .args(["--", "sleep", "0.2"])
+        .stdin(Stdio::null())
+        .output();
+    let recorded = data.is_file();
+    let _ = std::fs::remove_file(&data);
+    match out {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Some("perf is not installed (Debian: apt-get install linux-perf)".into())
+        }
+        Err(e) => Some(format!("perf could not be run: {e}")),
+        Ok(o) if !o.status.success() || !recorded => {
+            let err = String::from_utf8_lossy(&o.stderr);
+            let hint = if err.contains("paranoid") || err.contains("ermission") {
+                " (kernel.perf_event_paranoid forbids it for this user: run as root or lower it with sysctl)"
+            } else {
+                ""
+            };
+            let first = err
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or("no message");
+            Some(format!("perf record failed{hint}: {first}"))
+        }
+        Ok(_) => None,
+    }
+}
+
+/// A `perf record` running against the server.
+pub struct Recording {
+    child: Option<Child>,
+    data: PathBuf,
+    started: Instant,
+}
+
+/// Start sampling `pid` into `data`; returns once perf has opened its output.
+pub fn start(pid: i32, frequency: u32, data: &Path) -> Result<Recording> {
+    let _ = std::fs::remove_file(data);
+    let child = record_command(pid, frequency, data)
+        .arg("--quiet")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .context("starting perf record")?;
+    let mut rec = Recording {
+        child: Some(child),
+        data: data.to_path_buf(),
+        started: Instant::now(),
+    };
+    // perf writes its header once the events are open; before that, samples would be lost.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !data.is_file() {
+        if let Some(status) = rec.child.as_mut().and_then(|c| c.try_wait().ok().flatten()) {
+            let err = rec.take_stderr();
+            bail!(
+                "perf record on pid {pid} exited at start ({status}): {}",
+                err.trim()
+            );
+        }
+        if Instant::now() > deadline {
+            bail!("perf record on pid {pid} did not start within 5 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    rec.started = Instant::now();
+    Ok(rec)
+}
+
+impl Recording {
+    fn take_stderr(&mut self) -> String {
+        let mut s = String::new();
+        if let Some(mut e) = self.child.as_mut().and_then(|c| c.stderr.take()) {
+            let _ = std::io::Read::read_to_string(&mut e, &mut s);
+        }
+        s
+    }
+
+    /// Stop sampling (SIGINT, as perf expects) and wait for perf to write its data.
+    /// Returns the data file and the seconds sampled.
+    pub fn stop(mut self) -> Result<(PathBuf, f64)> {
+        let seconds = self.started.elapsed().as_secs_f64();
+        let mut child = self.child.take().context("perf record already stopped")?;
+        let _ = kill(Pid::from_raw(child.id() as i32), Signal::SIGINT);
+        let status = child.wait().context("waiting for perf record")?;
+        let mut err = String::new();
+        if let Some(mut e) = child.stderr.take() {
+            let _ = std::io::Read::read_to_string(&mut e, &mut err);
+        }
+        // perf exits 0 after SIGINT; killed by the signal itself also leaves a valid file.
+        if !status.success() && status.code().is_some() {
+            bail!("perf record failed ({status}): {}", err.trim());
+        }
+        Ok((self.data.clone(), seconds))
+    }
+}
+
+impl Drop for Recording {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = kill(Pid::from_raw(c.id() as i32), Signal::SIGINT);
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while matches!(c.try_wait(), Ok(None)) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            if matches!(c.try_wait(), Ok(None)) {
+                let _ = c.kill();
+                let _ = c.wait();
+            }
+        }
+    }
+}
+
+/// `perf script` of a data file: one block per sample with its call chain.
+pub fn script(data: &Path) -> Result<String> {
+    let out = Command::new(PERF)
+        .args(["script", "-i"])
+        .arg(data)
+        .stdin(Stdio::null())
+        .output()
+        .context("running perf script")?;
+    if !out.status.success() {
+        bail!(
+            "perf script -i {} failed: {}",
+            data.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    String::from_utf8(out.stdout).context("perf script printed non-UTF-8 text")
+}
