@@ -12,13 +12,14 @@ pub struct FetchArgs {
     /// What to fetch
     product: Product,
     /// Release, e.g. 11.4.5
-    version: String,
+    #[arg(value_name = "VERSION")]
+    release: String,
 }
 
 /// `psbench fetch mariadb 11.4.5`: fetch and unpack a release, check it runs, print its basedir.
 pub fn run(a: FetchArgs) -> Result<()> {
     let Product::Mariadb = a.product;
-    let dir = fetch::mariadb(&a.version, &fetch::cache_dir(), &mut std::io::stderr())?;
+    let dir = fetch::mariadb(&a.release, &fetch::cache_dir(), &mut std::io::stderr())?;
     let bin = crate::server::Binaries::locate(Some(&dir))?;
     eprintln!("{} runs: {}", bin.label(), bin.version);
     println!("{}", dir.display());

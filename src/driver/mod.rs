@@ -7,7 +7,6 @@
 //! class, merged at the end (decision 7).
 
 mod collector;
-mod connect;
 mod cpu;
 mod event_loop;
 mod final_report;

@@ -20,7 +20,7 @@ pub fn reconnect(
     let deadline = Instant::now() + RECONNECT_FOR;
     let mut last_error;
     loop {
-        match super::connect::connect(endpoint) {
+        match endpoint.connect() {
             Ok(fresh) => {
                 *conn = fresh;
                 match worker.reconnected(conn) {

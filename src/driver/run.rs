@@ -2,7 +2,6 @@
 //! together, collect while they work, join them, and hand back everything measured.
 
 use super::collector::{Collector, ThreadTotals};
-use super::connect::connect;
 use super::cpu::CpuUsage;
 use super::event_loop::run_thread;
 use super::gate::Gate;
@@ -85,7 +84,7 @@ pub fn measure(
                 .name(format!("psbench-w{id}"))
                 .spawn_scoped(scope, move || {
                     let _finished = finished;
-                    let init = connect(endpoint).and_then(|mut conn| {
+                    let init = endpoint.connect().and_then(|mut conn| {
                         let worker = workload.worker(id, threads, seed, &mut conn)?;
                         Ok((conn, worker))
                     });
@@ -205,7 +204,7 @@ fn join(handles: Vec<std::thread::ScopedJoinHandle<'_, ()>>) -> Result<()> {
 /// The server's version string; this also checks that the server can be reached before
 /// threads start. A SHOW, not `SELECT VERSION()`, so that Com_select counts only the workload.
 pub fn server_version(endpoint: &Endpoint) -> Result<String> {
-    let mut conn = connect(endpoint)?;
+    let mut conn = endpoint.connect()?;
     let v: Option<(String, String)> = conn
         .query_first("SHOW GLOBAL VARIABLES LIKE 'version'")
         .with_context(|| format!("asking {} for its version", endpoint.describe()))?;

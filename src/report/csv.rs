@@ -67,6 +67,8 @@ fn fields(v: &Value, kind: Kind) -> Vec<String> {
                 verdict(shown_verdict).into(),
             ]
         }
+        // Validity is in validity.csv; here the number only.
+        Value::Flagged(inner) => fields(inner, kind),
         // Missing values leave the columns empty; a label column says why.
         Value::Missing(why) if kind == Kind::Label => vec![why.clone()],
         Value::Missing(_) => vec![String::new(); width],

@@ -48,6 +48,8 @@ pub enum Value {
     Ratio(f64),
     /// No value, and why ("failed", "—").
     Missing(String),
+    /// A value from rounds with validity flags or failures: read it with care.
+    Flagged(Box<Value>),
 }
 
 /// A comparison of new with base, shown as new/base or (inverted) as base/new, the way the
@@ -98,6 +100,14 @@ impl Change {
             Verdict::Unknown => Tone::Unknown,
         }
     }
+}
+
+/// Marks values from rounds with validity flags or failures.
+pub const FLAG: &str = "⚑";
+
+/// The legend line of a table with flagged values.
+pub fn flag_legend() -> String {
+    format!("{FLAG} some rounds behind this value carry validity flags or failed: see Validity.")
 }
 
 /// The legend of a table with changes; `threshold` is a fraction (0.05).
@@ -172,6 +182,16 @@ impl Value {
                 }
             }
             Value::Ratio(r) => ratio(*r),
+            Value::Flagged(v) => format!("{} {FLAG}", v.text()),
+        }
+    }
+
+    /// Mark the value when `flagged`.
+    pub fn flagged_if(self, flagged: bool) -> Value {
+        if flagged {
+            Value::Flagged(Box::new(self))
+        } else {
+            self
         }
     }
 }

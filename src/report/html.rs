@@ -2,7 +2,7 @@
 //! fonts or links to fetch, so it opens offline and can be mailed or attached as one file.
 
 use super::charts::{self, Chart};
-use super::grid::{num, num_like, Kind, Table, Tone, Value};
+use super::grid::{num, num_like, Kind, Table, Tone, Value, FLAG};
 use super::subject::Subject;
 use super::{provenance, tables};
 use anyhow::Result;
@@ -28,6 +28,7 @@ td small { color: #666; }
 td.better { background: #d9f2d9; }
 td.worse { background: #f9d6d5; }
 td.missing { color: #999; text-align: center; }
+span.flag { color: #b35c00; }
 td.long { min-width: 14em; max-width: 40em; overflow-wrap: break-word; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 figure.chart { margin: 0; border: 1px solid #e3e3e3; padding: 6px; background: #fff; }
@@ -51,6 +52,13 @@ pub fn escape(s: &str) -> String {
 
 fn cell(v: &Value, kind: Kind) -> String {
     match v {
+        Value::Flagged(inner) => {
+            let td = cell(inner, kind);
+            let mark = format!(
+                " <span class=\"flag\" title=\"validity flags or failed rounds: see Validity\">{FLAG}</span></td>"
+            );
+            td.trim_end_matches("</td>").to_string() + &mark
+        }
         Value::Missing(why) => format!("<td class=\"missing\">{}</td>", escape(why)),
         // Long text (options, errors, paths) wraps; names and numbers do not.
         Value::Text(s) if kind == Kind::Label && s.chars().count() > 40 => {

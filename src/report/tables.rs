@@ -2,7 +2,7 @@
 //! each output format: throughput absolute and relative, per-thread ratios, latency,
 //! resources, status counters, cost mode and validity.
 
-use super::grid::{change_legend, Change, Column, Kind, Table, Value};
+use super::grid::{change_legend, flag_legend, Change, Column, Kind, Table, Value};
 use super::subject::{Pair, Subject};
 use crate::results::{CellResult, Flag, StudyResults};
 use crate::stats::{compare, median, Comparison, Summary};
@@ -101,6 +101,27 @@ pub fn compare_tps(
     (!base.is_empty() && !new.is_empty()).then(|| compare(&base, &new, res.study.threshold))
 }
 
+/// Whether any round of a (variant, step, threads) has validity flags or failed.
+pub fn flagged(res: &StudyResults, variant: &str, step: &str, threads: u32) -> bool {
+    rounds(res, variant, step, threads).any(|c| !c.ok || !c.flags.is_empty())
+}
+
+fn pair_flagged(res: &StudyResults, p: &Pair, step: &str, threads: u32) -> bool {
+    flagged(res, &p.new, step, threads) || flagged(res, &p.base, step, threads)
+}
+
+/// The legend lines of a table, with the flag line when a value is flagged.
+fn legend_for(rows: &[Vec<Value>], mut legend: Vec<String>) -> Vec<String> {
+    if rows
+        .iter()
+        .flatten()
+        .any(|v| matches!(v, Value::Flagged(_)))
+    {
+        legend.push(flag_legend());
+    }
+    legend
+}
+
 /// The pairs with throughput results on both sides.
 fn throughput_pairs(s: &Subject) -> Vec<&Pair> {
     let measured = throughput_variants(&s.results);
@@ -142,7 +163,7 @@ pub fn absolute_throughput(s: &Subject) -> Table {
     let variants = throughput_variants(res);
     let mut columns = vec![label("step"), label("threads")];
     columns.extend(variants.iter().map(|v| column(v.as_str(), Kind::Spread)));
-    let rows = slots(res)
+    let rows: Vec<Vec<Value>> = slots(res)
         .into_iter()
         .map(|(step, t)| {
             let mut row = vec![Value::Text(step.clone()), Value::Text(t.to_string())];
@@ -153,7 +174,8 @@ pub fn absolute_throughput(s: &Subject) -> Table {
                         median: x.median,
                         min: x.min,
                         max: x.max,
-                    },
+                    }
+                    .flagged_if(flagged(res, v, &step, t)),
                     None if rounds(res, v, &step, t).next().is_some() => {
                         Value::Missing("failed".into())
                     }
@@ -170,9 +192,9 @@ pub fn absolute_throughput(s: &Subject) -> Table {
             "Transactions per second: median [min–max] over the successful rounds; {}.",
             rounds_note(res)
         ),
+        legend: legend_for(&rows, Vec::new()),
         columns,
         rows,
-        legend: Vec::new(),
         when_empty: "No throughput cells.".into(),
     }
 }
@@ -190,12 +212,15 @@ pub fn relative_throughput(s: &Subject) -> Table {
             .into_iter()
             .map(|(step, t)| {
                 let mut row = vec![Value::Text(step.clone()), Value::Text(t.to_string())];
-                row.extend(pairs.iter().map(|p| match compare_tps(res, p, &step, t) {
-                    Some(cmp) => Value::Change(Change {
-                        cmp,
-                        inverted: false,
-                    }),
-                    None => Value::Missing("—".into()),
+                row.extend(pairs.iter().map(|p| {
+                    match compare_tps(res, p, &step, t) {
+                        Some(cmp) => Value::Change(Change {
+                            cmp,
+                            inverted: false,
+                        })
+                        .flagged_if(pair_flagged(res, p, &step, t)),
+                        None => Value::Missing("—".into()),
+                    }
                 }));
                 row
             })
@@ -205,9 +230,9 @@ pub fn relative_throughput(s: &Subject) -> Table {
         id: "relative".into(),
         title: "Throughput relative to the base".into(),
         note: "Ratio of medians new / base (the column names the base), with its 95% bootstrap interval over rounds.".into(),
+        legend: legend_for(&rows, change_legend(s.threshold())),
         columns,
         rows,
-        legend: change_legend(s.threshold()),
         when_empty: "No variant to compare with a base.".into(),
     }
 }
@@ -227,17 +252,16 @@ pub fn ratio_by_threads(s: &Subject) -> Table {
     for step in steps(res) {
         for p in &pairs {
             let mut row = vec![Value::Text(step.clone()), Value::Text(p.inverted_label())];
-            row.extend(
-                all_threads
-                    .iter()
-                    .map(|t| match compare_tps(res, p, &step, *t) {
-                        Some(cmp) => Value::Change(Change {
-                            cmp,
-                            inverted: true,
-                        }),
-                        None => Value::Missing("—".into()),
-                    }),
-            );
+            row.extend(all_threads.iter().map(|t| {
+                match compare_tps(res, p, &step, *t) {
+                    Some(cmp) => Value::Change(Change {
+                        cmp,
+                        inverted: true,
+                    })
+                    .flagged_if(pair_flagged(res, p, &step, *t)),
+                    None => Value::Missing("—".into()),
+                }
+            }));
             rows.push(row);
         }
     }
@@ -245,9 +269,9 @@ pub fn ratio_by_threads(s: &Subject) -> Table {
         id: "ratio_by_threads".into(),
         title: "Ratio per thread count".into(),
         note: "Throughput of the base divided by the variant's (base / new, as in the published \"without PS / with PS\" tables): above 1.0 the variant is slower.".into(),
+        legend: legend_for(&rows, change_legend(s.threshold())),
         columns,
         rows,
-        legend: change_legend(s.threshold()),
         when_empty: "No variant to compare with a base.".into(),
     }
 }

@@ -60,6 +60,10 @@ impl Endpoint {
             // The crate's default cache of 32 closes statements beyond it; read_write over
             // 4 tables prepares 38 per connection. Workloads prepare a fixed set, so keep all.
             .stmt_cache_size(Some(65536))
+            // Without a client-side limit the crate asks `SELECT @@max_allowed_packet` on every
+            // connect, one Com_select per connection that sysbench does not issue. The
+            // server enforces its own limit; 1 GiB is the protocol's maximum.
+            .max_allowed_packet(Some(1 << 30))
             .tcp_connect_timeout(Some(Duration::from_secs(10)));
         b = match &self.socket {
             Some(s) => b.socket(Some(s.display().to_string())),
@@ -95,6 +99,10 @@ impl Endpoint {
             )),
             mysql::Error::IoError(io) => usage(format!(
                 "cannot reach a server at {at}: {io} (is it running? check --mysql-host/--mysql-port/--mysql-socket)"
+            )),
+            mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(why)) => usage(format!(
+                "cannot reach a server at {at}: {} (is it running? check --mysql-host/--mysql-port/--mysql-socket)",
+                why.as_ref().map(|w| w.1.as_str()).unwrap_or("could not connect")
             )),
             _ => anyhow::Error::new(e).context(format!("connecting to {at} as '{}'", self.user)),
         }
