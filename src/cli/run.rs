@@ -99,9 +99,14 @@ pub fn run(a: RunArgs, home: &Home) -> Result<()> {
     let failed = res.cells.iter().any(|c| !c.ok) || res.cost.iter().any(|c| !c.ok);
     let subject = Subject::study(res, &out_dir.display().to_string());
     files::write_all(&subject, &out_dir)?;
-    println!("{}", report::markdown::summary(&subject));
+    println!("{}", report::markdown::headline(&subject));
     println!("results: {}", out_dir.join("results.json").display());
-    println!("report:  {}", out_dir.join(files::HTML).display());
+    println!(
+        "report:  {} (all tables: {}, charts: {})",
+        out_dir.display(),
+        files::SUMMARY,
+        files::HTML
+    );
     if failed {
         return Err(anyhow::anyhow!(
             "some cells failed (see the tables and results.json)"
@@ -132,8 +137,9 @@ pub fn list() -> Result<()> {
 pub struct ReportArgs {
     /// A results directory (or its results.json)
     dir: PathBuf,
-    /// Print only this format and write nothing [default: print Markdown and (re)write
-    /// summary.md, report.html, bench.txt and csv/ beside the results]
+    /// Print the whole report in this format and write nothing [default: print the headline
+    /// tables in Markdown and (re)write summary.md, report.html, bench.txt and csv/ beside
+    /// the results]
     #[arg(long, value_enum)]
     format: Option<Format>,
 }
@@ -168,7 +174,7 @@ pub struct CompareArgs {
     a: PathBuf,
     /// The new results: its variants become B:NAME, each compared with A's of the same name
     b: PathBuf,
-    /// Print only this format [default: Markdown]
+    /// Print the whole report in this format [default: the headline tables in Markdown]
     #[arg(long, value_enum)]
     format: Option<Format>,
     /// Also write the report files (summary.md, report.html, bench.txt, csv/) into this directory
@@ -193,13 +199,21 @@ pub fn compare(a: CompareArgs) -> Result<()> {
     emit(&subject, a.format, a.out.as_deref())
 }
 
-/// Write every report file into `write_to` (if given), then print the report in `format`
-/// (Markdown by default).
+/// Write every report file into `write_to` (if given), then print the report in `format`, or
+/// by default its headline tables in Markdown.
 fn emit(subject: &Subject, format: Option<Format>, write_to: Option<&Path>) -> Result<()> {
     if let Some(dir) = write_to {
         files::write_all(subject, dir)?;
-        eprintln!("report: {}", dir.join(files::HTML).display());
+        eprintln!(
+            "report: {} (all tables: {}, charts: {})",
+            dir.display(),
+            files::SUMMARY,
+            files::HTML
+        );
     }
-    print!("{}", report::render(subject, format.unwrap_or(Format::Md))?);
+    match format {
+        Some(f) => print!("{}", report::render(subject, f)?),
+        None => print!("{}", report::markdown::headline(subject)),
+    }
     Ok(())
 }

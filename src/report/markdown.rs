@@ -42,16 +42,8 @@ pub fn table(t: &Table) -> String {
     s
 }
 
-/// The whole report: measurements, then provenance and notes.
-pub fn summary(subject: &Subject) -> String {
-    let mut s = format!("## {}\n", subject.title());
-    for t in tables::measurements(subject)
-        .iter()
-        .chain(provenance::all(subject).iter())
-    {
-        s.push('\n');
-        s.push_str(&table(t));
-    }
+fn notes(subject: &Subject) -> String {
+    let mut s = String::new();
     if !subject.results.notes.is_empty() {
         s.push_str("\n### Notes\n\n");
         for n in &subject.results.notes {
@@ -59,4 +51,32 @@ pub fn summary(subject: &Subject) -> String {
         }
     }
     s
+}
+
+fn tables_of<'a>(title: String, tables: impl Iterator<Item = &'a Table>) -> String {
+    let mut s = format!("## {title}\n");
+    for t in tables {
+        s.push('\n');
+        s.push_str(&table(t));
+    }
+    s
+}
+
+/// The whole report (summary.md): measurements, then provenance and notes.
+pub fn summary(subject: &Subject) -> String {
+    let all = tables::measurements(subject)
+        .into_iter()
+        .chain(provenance::all(subject))
+        .collect::<Vec<_>>();
+    tables_of(subject.title(), all.iter()) + &notes(subject)
+}
+
+/// For the terminal: the results and their validity; latency, resources, counters and
+/// provenance stay in the files, which a study of many cells would otherwise bury it under.
+pub fn headline(subject: &Subject) -> String {
+    let shown = tables::headline(subject)
+        .into_iter()
+        .chain([tables::validity(subject)])
+        .collect::<Vec<_>>();
+    tables_of(subject.title(), shown.iter()) + &notes(subject)
 }
