@@ -235,6 +235,9 @@ pub fn run(req: Request) -> Result<StudyResults> {
     Ok(res)
 }
 
+/// Said in every study whose cost mode ran more than one server binary.
+const LAYOUT_NOTE: &str = "Cost mode compares binaries built differently: instruction counts differ by code layout and compiler as well as by logic.";
+
 fn run_cost(
     req: &Request,
     study: &Study,
@@ -246,6 +249,10 @@ fn run_cost(
 ) -> Result<()> {
     if variants.is_empty() {
         return Ok(());
+    }
+    let binaries: std::collections::BTreeSet<_> = variants.iter().map(|v| &v.basedir).collect();
+    if binaries.len() > 1 && !res.notes.iter().any(|n| n == LAYOUT_NOTE) {
+        res.notes.push(LAYOUT_NOTE.to_string());
     }
     let dumps = req.out_dir.join("callgrind");
     std::fs::create_dir_all(&dumps)?;
