@@ -13,7 +13,10 @@ fn one_line_usage_error(o: &Output) -> String {
     let err = String::from_utf8_lossy(&o.stderr).to_string();
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
-    assert!(!err.contains("panicked") && !err.contains("backtrace"), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("backtrace"),
+        "{err}"
+    );
     err
 }
 
@@ -55,9 +58,15 @@ fn password_on_the_command_line_is_not_in_the_process_title() {
     let title = String::from_utf8_lossy(&cmdline).replace('\0', " ");
     if !title.contains("oltp_point_select") {
         let o = child.wait_with_output().unwrap();
-        panic!("not running: {title} {}", String::from_utf8_lossy(&o.stderr));
+        panic!(
+            "not running: {title} {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
     }
-    assert!(!title.contains("Sekr1t"), "password in the process title: {title}");
+    assert!(
+        !title.contains("Sekr1t"),
+        "password in the process title: {title}"
+    );
     let t = Instant::now();
     while child.try_wait().unwrap().is_none() {
         assert!(t.elapsed() < Duration::from_secs(30));
@@ -66,7 +75,10 @@ fn password_on_the_command_line_is_not_in_the_process_title() {
     let o = child.wait_with_output().unwrap();
     let all = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{all}");
-    assert!(all.contains("transactions:") && !all.contains("Sekr1t"), "{all}");
+    assert!(
+        all.contains("transactions:") && !all.contains("Sekr1t"),
+        "{all}"
+    );
 }
 
 #[test]
@@ -74,7 +86,13 @@ fn a_missing_database_is_a_usage_error() {
     let home = tempfile::tempdir().unwrap();
     let sb = Sandbox::start(SandboxSpec::new("db", Home::new(home.path()))).unwrap();
     let o = psbench()
-        .args(["bench", "oltp_point_select", "run", "--time=1", "--mysql-user=root"])
+        .args([
+            "bench",
+            "oltp_point_select",
+            "run",
+            "--time=1",
+            "--mysql-user=root",
+        ])
         .arg(format!("--mysql-socket={}", sb.socket().display()))
         .arg("--mysql-db=no_such_db")
         .output()

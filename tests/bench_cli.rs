@@ -437,7 +437,10 @@ fn json_document_is_complete_and_never_holds_the_password() {
     assert_eq!(d["workload_options"]["table_size"], 1000);
     // The password left the command line before the run (moved to the environment).
     let cmd = d["command_line"].to_string();
-    assert!(cmd.contains("oltp_point_select") && !cmd.contains("--mysql-password"), "{cmd}");
+    assert!(
+        cmd.contains("oltp_point_select") && !cmd.contains("--mysql-password"),
+        "{cmd}"
+    );
     let txns = d["totals"]["transactions"].as_u64().unwrap();
     assert_eq!(txns, report_count(&stdout, "transactions:"));
     assert!(txns > 100, "{stdout}");

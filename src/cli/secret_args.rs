@@ -63,11 +63,18 @@ mod tests {
 
     #[test]
     fn removes_both_spellings() {
-        let (clean, pw) =
-            split_password(&os(&["psbench", "bench", "x", "--mysql-password=s3cr=t", "run"])).unwrap();
+        let (clean, pw) = split_password(&os(&[
+            "psbench",
+            "bench",
+            "x",
+            "--mysql-password=s3cr=t",
+            "run",
+        ]))
+        .unwrap();
         assert_eq!(clean, os(&["psbench", "bench", "x", "run"]));
         assert_eq!(pw, "s3cr=t");
-        let (clean, pw) = split_password(&os(&["psbench", "--mysql_password", "pw", "run"])).unwrap();
+        let (clean, pw) =
+            split_password(&os(&["psbench", "--mysql_password", "pw", "run"])).unwrap();
         assert_eq!(clean, os(&["psbench", "run"]));
         assert_eq!(pw, "pw");
         assert!(split_password(&os(&["psbench", "run", "--mysql-password-file", "f"])).is_none());
