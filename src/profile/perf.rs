@@ -61,11 +61,25 @@ pub struct Recording {
     started: Instant,
 }
 
-/// Start sampling `pid` into `data`; returns once perf has opened its output.
+/// Start sampling `pid` into `data`; returns once perf has confirmed that its events are
+/// enabled. perf starts with them disabled and is enabled through its control fifo: waiting
+/// for its output file alone is not enough, as perf creates it before it has attached to
+/// every thread, and on a busy host that took longer than a whole window.
 pub fn start(pid: i32, frequency: u32, data: &Path) -> Result<Recording> {
     let _ = std::fs::remove_file(data);
+    let ctl = data.with_extension("ctl");
+    let ack = data.with_extension("ack");
+    for f in [&ctl, &ack] {
+        let _ = std::fs::remove_file(f);
+        nix::unistd::mkfifo(
+            f.as_path(),
+            nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR,
+        )
+        .with_context(|| format!("creating the fifo {}", f.display()))?;
+    }
     let child = record_command(pid, frequency, data)
-        .arg("--quiet")
+        .args(["--quiet", "--delay=-1", "--control"])
+        .arg(format!("fifo:{},{}", ctl.display(), ack.display()))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -76,26 +90,71 @@ pub fn start(pid: i32, frequency: u32, data: &Path) -> Result<Recording> {
         data: data.to_path_buf(),
         started: Instant::now(),
     };
-    // perf writes its header once the events are open; before that, samples would be lost.
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !data.is_file() {
-        if let Some(status) = rec.child.as_mut().and_then(|c| c.try_wait().ok().flatten()) {
-            let err = rec.take_stderr();
-            bail!(
-                "perf record on pid {pid} exited at start ({status}): {}",
-                err.trim()
-            );
-        }
-        if Instant::now() > deadline {
-            bail!("perf record on pid {pid} did not start within 5 s");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let enabled = rec.enable(&ctl, &ack, pid);
+    let _ = std::fs::remove_file(&ctl);
+    let _ = std::fs::remove_file(&ack);
+    enabled?;
     rec.started = Instant::now();
     Ok(rec)
 }
 
 impl Recording {
+    /// Bail out when perf has exited, with what it said.
+    fn check_alive(&mut self, pid: i32) -> Result<()> {
+        if let Some(status) = self
+            .child
+            .as_mut()
+            .and_then(|c| c.try_wait().ok().flatten())
+        {
+            let err = self.take_stderr();
+            bail!(
+                "perf record on pid {pid} exited at start ({status}): {}",
+                err.trim()
+            );
+        }
+        Ok(())
+    }
+
+    /// Write `enable` into perf's control fifo and wait for its `ack`.
+    fn enable(&mut self, ctl: &Path, ack: &Path, pid: i32) -> Result<()> {
+        use std::io::{Read, Write};
+        use std::os::unix::fs::OpenOptionsExt;
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let late = || anyhow::anyhow!("perf record on pid {pid} did not start within 20 s");
+        // Opening a fifo for writing without blocking fails until perf has opened it to read.
+        let mut control = loop {
+            self.check_alive(pid)?;
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(ctl)
+            {
+                Ok(f) => break f,
+                Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+                Err(_) => return Err(late()),
+            }
+        };
+        let mut acks = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(ack)
+            .with_context(|| format!("opening {}", ack.display()))?;
+        control
+            .write_all(b"enable\n")
+            .context("writing to perf's control fifo")?;
+        let mut answer = Vec::new();
+        let mut buf = [0u8; 64];
+        while !String::from_utf8_lossy(&answer).contains("ack") {
+            self.check_alive(pid)?;
+            match acks.read(&mut buf) {
+                Ok(n) if n > 0 => answer.extend_from_slice(&buf[..n]),
+                _ if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+                _ => return Err(late()),
+            }
+        }
+        Ok(())
+    }
+
     fn take_stderr(&mut self) -> String {
         let mut s = String::new();
         if let Some(mut e) = self.child.as_mut().and_then(|c| c.stderr.take()) {
