@@ -118,6 +118,9 @@ fn debian_server_profiles_fold_mariadbd_frames_and_name_missing_symbols() {
             && summary.contains("| frame | self ps_off | self default |"),
         "{summary}"
     );
+    let res = psbench::results::StudyResults::load(&out).unwrap();
+    let section = psbench::profile::outputs::report_section(&res, &out.join("results.json"));
+    assert_eq!(section.as_deref(), Some(summary.as_str()));
     // Frames perf cannot name are said to be missing, with how to get them.
     let n = notes(&r);
     let symbol_notes: Vec<&String> = n.iter().filter(|n| n.contains("have no symbol")).collect();

@@ -56,7 +56,17 @@ fn threads_text(n: u32) -> String {
 pub fn write_all(res: &StudyResults, dir: &Path) -> Result<Vec<String>> {
     let cells = load(res, dir)?;
     if cells.is_empty() {
-        return Ok(Vec::new());
+        let asked = res.study.profile.enabled;
+        let refused = res.notes.iter().any(|n| n.contains("not taken"));
+        return Ok(if asked && !refused && !res.cells.is_empty() {
+            vec![
+                "profiles were asked for, but no measured cell matched the profile selection \
+                  (threads, steps, rounds), so none was taken"
+                    .into(),
+            ]
+        } else {
+            Vec::new()
+        });
     }
     let out = dir.join(DIR);
     let base = res.study.base_variant();
@@ -189,22 +199,48 @@ fn summary(res: &StudyResults, cells: &[Profiled]) -> String {
     s
 }
 
+/// One note per server binary whose frames are largely unresolved, naming its variants.
 fn unresolved_notes(res: &StudyResults, cells: &[Profiled]) -> Vec<String> {
-    let mut worst: BTreeMap<&str, f64> = BTreeMap::new();
+    let mut worst: BTreeMap<String, (Vec<&str>, f64)> = BTreeMap::new();
     for c in cells {
-        let w = worst.entry(c.key.variant.as_str()).or_default();
-        *w = w.max(c.profile.unresolved_share);
+        if c.profile.unresolved_share < symbols::NOTE_SHARE {
+            continue;
+        }
+        let binary = res
+            .variants
+            .get(&c.key.variant)
+            .map(|p| p.server_binary.clone())
+            .unwrap_or_else(|| "mariadbd".into());
+        let w = worst.entry(binary).or_default();
+        if !w.0.contains(&c.key.variant.as_str()) {
+            w.0.push(&c.key.variant);
+        }
+        w.1 = w.1.max(c.profile.unresolved_share);
     }
     worst
         .into_iter()
-        .filter(|(_, share)| *share >= symbols::NOTE_SHARE)
-        .map(|(variant, share)| {
-            let binary = res
-                .variants
-                .get(variant)
-                .map(|p| p.server_binary.clone())
-                .unwrap_or_else(|| "mariadbd".into());
-            symbols::note(variant, Path::new(&binary), share)
+        .map(|(binary, (variants, share))| {
+            symbols::note(&variants.join(", "), Path::new(&binary), share)
         })
         .collect()
+}
+
+/// The "frames that grew" section for the study's Markdown summary: `None` when no cell
+/// was profiled. `results_path` is the results directory or its results.json.
+pub fn report_section(res: &StudyResults, results_path: &Path) -> Option<String> {
+    if !res.cells.iter().any(|c| c.ok && c.profile.is_some()) {
+        return None;
+    }
+    let dir = if results_path.is_dir() {
+        results_path
+    } else {
+        results_path.parent().unwrap_or(Path::new("."))
+    };
+    Some(match summary_of(res, dir) {
+        Ok(Some(s)) => s,
+        Ok(None) => return None,
+        Err(e) => format!(
+            "## Frames that grew per transaction\n\nThe profiles beside the results could not be read: {e:#}\n"
+        ),
+    })
 }

@@ -49,14 +49,14 @@ pub fn resolution(perf_script: &str, binary: &Path) -> Resolution {
 /// Above this share of unresolved frames, the study notes it.
 pub const NOTE_SHARE: f64 = 0.10;
 
-/// The note for a variant whose server frames are largely unresolved.
-pub fn note(variant: &str, binary: &Path, share: f64) -> String {
+/// The note for the variants of a server binary whose frames are largely unresolved.
+pub fn note(variants: &str, binary: &Path, share: f64) -> String {
     let name = binary
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     format!(
-        "profiles of variant {variant}: {:.0}% of the frames in {} have no symbol and show as [{name}] \
+        "profiles of {variants}: up to {:.0}% of the frames in {} have no symbol and show as [{name}] \
          in the flame graphs and tables (the binary is stripped; performance_schema's functions are among them). \
          For symbols install the debug symbols of that build (Debian: mariadb-server-core-dbgsym from the \
          debian-debug archive, which perf finds by build id), or profile a build that has them, such as \
@@ -89,6 +89,8 @@ mod tests {
         );
         assert!((r.unresolved_share() - 1.0 / 3.0).abs() < 1e-9);
         assert_eq!(resolution(script, Path::new("/x/mysqld")).frames, 0);
-        assert!(note("deb", Path::new("/usr/sbin/mariadbd"), 0.25).contains("25% of the frames"));
+        assert!(
+            note("deb", Path::new("/usr/sbin/mariadbd"), 0.25).contains("up to 25% of the frames")
+        );
     }
 }
