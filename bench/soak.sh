@@ -13,7 +13,7 @@ $PSB sandbox start --name soak --option max_connections=200 >/dev/null
 SOCK=$PSBENCH_HOME/sandboxes/soak/run/mysqld.sock
 CONN=(--mysql-socket="$SOCK" --mysql-user=root --mysql-db=sbtest)
 $PSB bench oltp_read_only prepare "${CONN[@]}" --threads 2 >/dev/null
-$PSB bench oltp_read_only run "${CONN[@]}" --threads "$THREADS" --time $((MINUTES * 60)) >/dev/null &
+$PSB bench oltp_read_only run "${CONN[@]}" --threads "$THREADS" --time $((MINUTES * 60 + 30)) >/dev/null &
 PID=$!
 echo "minute  psbench RSS (MiB)"
 for m in $(seq 1 "$MINUTES"); do
