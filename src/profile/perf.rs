@@ -164,22 +164,60 @@ impl Recording {
     }
 
     /// Stop sampling (SIGINT, as perf expects) and wait for perf to write its data.
-    /// Returns the data file and the seconds sampled.
-    pub fn stop(mut self) -> Result<(PathBuf, f64)> {
+    pub fn stop(mut self) -> Result<Stopped> {
         let seconds = self.started.elapsed().as_secs_f64();
         let mut child = self.child.take().context("perf record already stopped")?;
-        let _ = kill(Pid::from_raw(child.id() as i32), Signal::SIGINT);
-        let status = child.wait().context("waiting for perf record")?;
+        let pid = child.id() as i32;
+        let _ = kill(Pid::from_raw(pid), Signal::SIGINT);
+        let (status, cpu_us) = wait_with_cpu(pid).context("waiting for perf record")?;
         let mut err = String::new();
         if let Some(mut e) = child.stderr.take() {
             let _ = std::io::Read::read_to_string(&mut e, &mut err);
         }
         // perf exits 0 after SIGINT; killed by the signal itself also leaves a valid file.
-        if !status.success() && status.code().is_some() {
-            bail!("perf record failed ({status}): {}", err.trim());
+        let failed = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) != 0;
+        if failed {
+            bail!(
+                "perf record failed (exit {}): {}",
+                libc::WEXITSTATUS(status),
+                err.trim()
+            );
         }
-        Ok((self.data.clone(), seconds))
+        Ok(Stopped {
+            data: self.data.clone(),
+            seconds,
+            perf_cpu_us: cpu_us,
+        })
     }
+}
+
+/// What a stopped recording left.
+pub struct Stopped {
+    pub data: PathBuf,
+    /// Seconds between enabling and stopping.
+    pub seconds: f64,
+    /// CPU perf itself used, so that a cell does not count it as another process's.
+    pub perf_cpu_us: u64,
+}
+
+/// Reap `pid` and return its wait status and the CPU (user + system) it used.
+fn wait_with_cpu(pid: i32) -> Result<(i32, u64)> {
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid and wait4 only writes into the two out-pointers.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: pid is our own child, the pointers are to live locals.
+        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if r == pid {
+            break;
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(e.into());
+        }
+    }
+    let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    Ok((status, us(usage.ru_utime) + us(usage.ru_stime)))
 }
 
 impl Drop for Recording {

@@ -122,8 +122,7 @@ pub struct Sampling<'a> {
 /// A cell's samples, recorded and waiting to be folded.
 pub struct Sampled<'a> {
     sampler: &'a CellSampler,
-    data: PathBuf,
-    seconds: f64,
+    stopped: perf::Stopped,
 }
 
 impl CellSampler {
@@ -143,33 +142,37 @@ impl CellSampler {
 impl<'a> Sampling<'a> {
     /// Stop right when the measured window ends.
     pub fn stop(self) -> Result<Sampled<'a>> {
-        let (data, seconds) = self.recording.stop()?;
         Ok(Sampled {
             sampler: self.sampler,
-            data,
-            seconds,
+            stopped: self.recording.stop()?,
         })
     }
 }
 
 impl Sampled<'_> {
+    /// CPU seconds perf itself used, in microseconds: the cell's "other processes" CPU
+    /// would otherwise count it.
+    pub fn perf_cpu_us(&self) -> u64 {
+        self.stopped.perf_cpu_us
+    }
+
     /// Fold the samples into `profiles/<stem>.folded` (perf's data file is removed: the
     /// folded stacks are what is kept) and describe them for the cell's result.
     pub fn store(self, transactions: u64) -> Result<CellProfile> {
         let s = self.sampler;
-        let script = perf::script(&self.data)?;
+        let script = perf::script(&self.stopped.data)?;
         let folded = fold::collapse(&script, s.frequency)?;
         let rel = format!("{DIR}/{}.folded", s.stem);
         let path = s.results_dir.join(&rel);
         std::fs::write(&path, fold::render(&folded))
             .with_context(|| format!("writing {}", path.display()))?;
-        let _ = std::fs::remove_file(&self.data);
+        let _ = std::fs::remove_file(&self.stopped.data);
         let resolution = symbols::resolution(&script, &s.server_binary);
         Ok(CellProfile {
             folded: rel,
             transactions,
             samples: fold::samples(&script),
-            seconds: self.seconds,
+            seconds: self.stopped.seconds,
             frequency: s.frequency,
             unresolved_share: resolution.unresolved_share(),
         })

@@ -78,10 +78,12 @@ pub fn run(plan: &CellPlan, target: &Target) -> Result<CellResult> {
 
     let t = &report.totals;
     let txns = t.events;
+    // perf, when profiling, is ours: not another process stealing CPU.
+    let perf_us = sampled.as_ref().map_or(0, |s| s.perf_cpu_us()) as f64;
     let profile = sampled.map(|s| s.store(txns)).transpose()?;
     let per = |x: f64| if txns > 0 { x / txns as f64 } else { 0.0 };
     let wall = report.total_time_s.max(1e-9);
-    let foreign_us = machine.busy_us as f64 - server.cpu_us as f64 - client.cpu_us as f64;
+    let foreign_us = machine.busy_us as f64 - server.cpu_us as f64 - client.cpu_us as f64 - perf_us;
     let lat = &t.classes[0].latency;
     let mut latency_ms = BTreeMap::new();
     for (k, p) in [("p50", 50.0), ("p95", 95.0), ("p99", 99.0), ("p99.9", 99.9)] {
