@@ -1,28 +1,12 @@
 //! Sandboxes against the real system mariadbd (installed by scripts/setup.sh).
 
+mod common;
+
+use common::{alive, psbench};
 use psbench::server::{Home, Sandbox, SandboxSpec};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn psbench(home: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_psbench"));
-    c.env("PSBENCH_HOME", home);
-    c
-}
-
-fn alive(pid: i32) -> bool {
-    // A zombie has exited; only a live process counts.
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| {
-            !s.rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-        .unwrap_or(false)
-}
 
 fn sql(socket: &Path, query: &str) -> String {
     let out = Command::new("mariadb")

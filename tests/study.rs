@@ -1,14 +1,11 @@
 //! Studies end to end through the CLI, against real sandboxes.
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
-fn psbench(home: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_psbench"));
-    c.env("PSBENCH_HOME", home);
-    c
-}
+use common::{alive, psbench, text};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
 
 fn write_study(dir: &Path, body: &str) -> PathBuf {
     let p = dir.join("study.toml");
@@ -18,14 +15,6 @@ fn write_study(dir: &Path, body: &str) -> PathBuf {
 
 fn results(out: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 const TINY: &str = r#"
@@ -220,18 +209,6 @@ fn study_servers(home: &Path) -> Vec<i32> {
         .filter_map(|s| serde_json::from_str::<serde_json::Value>(&s).ok())
         .filter_map(|v| v["process"]["pid"].as_i64().map(|p| p as i32))
         .collect()
-}
-
-fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| {
-            !s.rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-        .unwrap_or(false)
 }
 
 fn wait_for(what: &str, child: &mut Child, limit: Duration, mut f: impl FnMut() -> bool) {

