@@ -13,6 +13,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "pfs-threads",
         include_str!("../../studies/pfs-threads.toml"),
     ),
+    ("versions", include_str!("../../studies/versions.toml")),
 ];
 
 /// The default of a bare `psbench run`.
@@ -41,5 +42,17 @@ mod tests {
             assert_eq!(&s.name, name);
         }
         assert!(crate::error::is_usage(&super::builtin("nope").unwrap_err()));
+    }
+
+    #[test]
+    fn every_file_under_studies_is_built_in() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("studies");
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let name = e.path().file_stem().unwrap().to_string_lossy().to_string();
+            assert!(
+                super::BUILTIN.iter().any(|(n, _)| *n == name),
+                "studies/{name}.toml is not in BUILTIN"
+            );
+        }
     }
 }
