@@ -109,6 +109,13 @@ fn debian_server_profiles_fold_mariadbd_frames_and_name_missing_symbols() {
     let res = psbench::results::StudyResults::load(&out).unwrap();
     let section = psbench::profile::outputs::report_section(&res, &out.join("results.json"));
     assert_eq!(section.as_deref(), Some(summary.as_str()));
+    // The study's summary carries the table, one heading level down.
+    let study_md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(
+        study_md.contains("\n### Frames that grew per transaction\n")
+            && study_md.contains("\n#### default against ps_off: point_select, 1 thread\n"),
+        "{study_md}"
+    );
     // Frames perf cannot name are said to be missing, with how to get them.
     let n = notes(&r);
     let symbol_notes: Vec<&String> = n.iter().filter(|n| n.contains("have no symbol")).collect();

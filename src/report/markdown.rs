@@ -64,11 +64,36 @@ fn tables_of<'a>(title: String, tables: impl Iterator<Item = &'a Table>) -> Stri
 
 /// The whole report (summary.md): measurements, then provenance and notes.
 pub fn summary(subject: &Subject) -> String {
-    let all = tables::measurements(subject)
-        .into_iter()
-        .chain(provenance::all(subject))
-        .collect::<Vec<_>>();
-    tables_of(subject.title(), all.iter()) + &notes(subject)
+    let described: String = provenance::all(subject)
+        .iter()
+        .map(|t| format!("\n{}", table(t)))
+        .collect();
+    tables_of(subject.title(), tables::measurements(subject).iter())
+        + &profiles(subject)
+        + &described
+        + &notes(subject)
+}
+
+/// The frames that grew per transaction (profiled studies), after the relative tables; its
+/// headings one level down, under the study's. A comparison of two documents has none.
+fn profiles(subject: &Subject) -> String {
+    let [source] = subject.sources.as_slice() else {
+        return String::new();
+    };
+    let path = std::path::Path::new(&source.path);
+    match crate::profile::outputs::report_section(&subject.results, path) {
+        Some(section) => {
+            section
+                .lines()
+                .map(|l| match l.starts_with('#') {
+                    true => format!("\n#{l}"),
+                    false => format!("\n{l}"),
+                })
+                .collect::<String>()
+                + "\n"
+        }
+        None => String::new(),
+    }
 }
 
 /// For the terminal: the results and their validity; latency, resources, counters and
