@@ -4,13 +4,9 @@
 
 mod common;
 
-use common::{psbench, text};
+use common::{psbench, results, text};
 use psbench::profile::{fold, per_txn};
 use std::path::{Path, PathBuf};
-
-fn results(out: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap()
-}
 
 fn notes(r: &serde_json::Value) -> Vec<String> {
     r["notes"]

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{alive, psbench, text};
+use common::{alive, psbench, results, text};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
@@ -11,10 +11,6 @@ fn write_study(dir: &Path, body: &str) -> PathBuf {
     let p = dir.join("study.toml");
     std::fs::write(&p, body).unwrap();
     p
-}
-
-fn results(out: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap()
 }
 
 const TINY: &str = r#"

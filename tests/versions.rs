@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::fetch_mariadb_11_4_or_skip;
+use common::{fetch_mariadb_11_4_or_skip, results};
 use std::path::Path;
 use std::process::Command;
 
@@ -53,8 +53,7 @@ workload = "oltp_point_select"
         .unwrap();
     let text = String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{text}");
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let r = results(&out);
     let v = &r["variants"];
     assert!(
         v["10.11"]["server_version"]

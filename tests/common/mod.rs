@@ -20,6 +20,11 @@ pub fn text(o: &Output) -> String {
     )
 }
 
+/// The results document a study wrote into `out`.
+pub fn results(out: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap()
+}
+
 /// A live process (a zombie has exited).
 pub fn alive(pid: i32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
