@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod driver;
 pub mod error;
+pub mod ibench;
 pub mod probes;
 pub mod profile;
 pub mod report;

@@ -12,13 +12,17 @@ use clap::{ArgAction, Args, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct BenchArgs {
-    #[arg(value_name = "WORKLOAD", help = workload_help())]
-    pub workload: String,
+    #[command(subcommand)]
+    pub insert_benchmark: Option<BenchSub>,
+
+    #[arg(value_name = "WORKLOAD", help = workload_help(), required = true)]
+    pub workload: Option<String>,
 
     /// prepare: create and load the tables; run: measure; cleanup: drop the tables.
-    #[arg(value_enum, value_name = "COMMAND")]
-    pub command: BenchCommand,
+    #[arg(value_enum, value_name = "COMMAND", required = true)]
+    pub command: Option<BenchCommand>,
 
     #[command(flatten)]
     pub connection: ConnectionArgs,
@@ -32,6 +36,13 @@ pub struct BenchArgs {
 
 fn workload_help() -> String {
     format!("The workload: {}", SYSBENCH_WORKLOADS.join(", "))
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum BenchSub {
+    /// The Insert Benchmark's steps (l.i0, l.x, l.i1, l.i2, qr100 … qp1000) in order
+    #[command(name = "insert-benchmark")]
+    InsertBenchmark(Box<super::ibench::IbenchArgs>),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,7 +182,7 @@ pub struct RunArgs {
 }
 
 impl ConnectionArgs {
-    fn endpoint(&self) -> Result<Endpoint> {
+    pub fn endpoint(&self) -> Result<Endpoint> {
         let mut ep = Endpoint::tcp(&self.mysql_host, self.mysql_port, &self.mysql_user)
             .with_socket(self.mysql_socket.clone())
             .with_database(Some(&self.mysql_db));
@@ -202,11 +213,17 @@ impl RunArgs {
 }
 
 pub fn run(args: BenchArgs) -> Result<()> {
-    let workload = sysbench_workload(&args.workload, &args.oltp)?;
+    if let Some(BenchSub::InsertBenchmark(ib)) = args.insert_benchmark {
+        return super::ibench::run(*ib);
+    }
+    let (Some(name), Some(command)) = (&args.workload, args.command) else {
+        return Err(crate::error::usage("bench needs a WORKLOAD and a COMMAND"));
+    };
+    let workload = sysbench_workload(name, &args.oltp)?;
     let endpoint = args.connection.endpoint()?;
     // Not locked: workloads print progress from their own threads.
     let mut out = std::io::stdout();
-    match args.command {
+    match command {
         BenchCommand::Prepare => driver::prepare(
             workload.as_ref(),
             &endpoint,

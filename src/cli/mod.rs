@@ -2,6 +2,7 @@
 
 mod bench;
 mod fetch;
+mod ibench;
 mod run;
 mod sandbox;
 mod secret_args;
@@ -30,7 +31,7 @@ pub enum Command {
     /// Private MySQL-family servers: start, stop, list, snapshot
     #[command(subcommand)]
     Sandbox(sandbox::SandboxCmd),
-    /// sysbench-compatible OLTP workloads: WORKLOAD prepare|run|cleanup [options]
+    /// sysbench-compatible OLTP workloads (WORKLOAD prepare|run|cleanup), or insert-benchmark
     Bench(Box<bench::BenchArgs>),
     /// Run a study (a TOML file or a built-in name; default pfs-overhead) and print its tables
     Run(run::RunArgs),

@@ -4,12 +4,9 @@
 use super::reconnect::reconnect;
 use super::shared::{Shared, Timeline};
 use crate::server::Endpoint;
-use crate::workloads::{EventError, QueryCounters, Worker};
+use crate::workloads::{EventError, Pace, QueryCounters, Worker};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-
-/// The class index of a workload's only transaction type (sysbench workloads have one).
-const EVENT_CLASS: usize = 0;
 
 /// Run transactions until `--time`, `--events`, or a stop; a fatal error is handed to
 /// `shared.fail`.
@@ -19,30 +16,46 @@ pub fn run_thread(
     endpoint: &Endpoint,
     conn: &mut mysql::Conn,
     worker: &mut dyn Worker,
+    pace: Pace,
 ) {
     let tl: Timeline = *shared
         .timeline
         .get()
         .expect("the timeline is fixed before threads are released");
-    let schedule = shared.schedule.get();
-    if schedule.is_some() {
+    let schedule = shared.schedule.get().filter(|_| pace == Pace::Run);
+    let own = match pace {
+        Pace::Every { every, offset } => Some((tl.released + offset, every)),
+        Pace::Run => None,
+    };
+    if schedule.is_some() || own.is_some() {
         precise_sleeps();
     }
+    let stopping = || shared.stopping();
+    let mut k: u32 = 0;
     loop {
-        if shared.stopping() {
+        if shared.stopping() || !worker.next_event(&stopping) {
             break;
         }
         // When this transaction is meant to start (now in a closed loop, its arrival in an
         // open loop) and when it actually starts.
-        let (due, began) = match schedule {
-            None => {
+        let (due, began) = match (schedule, own) {
+            (_, Some((first, every))) => {
+                let due = first + every * k;
+                k += 1;
+                if tl.is_over(due) {
+                    break;
+                }
+                sleep_until(due);
+                (due, Instant::now())
+            }
+            (None, None) => {
                 let now = Instant::now();
                 if tl.is_over(now) {
                     break;
                 }
                 (now, now)
             }
-            Some(s) => {
+            (Some(s), None) => {
                 let due = s.claim();
                 if tl.is_over(due) {
                     break;
@@ -65,6 +78,7 @@ pub fn run_thread(
         if schedule.is_some() {
             shared.in_flight.fetch_add(1, Ordering::Relaxed);
         }
+        let class = worker.class();
         let mut queries = QueryCounters::default();
         let outcome = execute(id, shared, endpoint, conn, worker, &mut queries, measured);
         if schedule.is_some() {
@@ -78,11 +92,11 @@ pub fn run_thread(
         }
         if measured {
             let latency = nanos(Instant::now() - due);
-            let lag = schedule.map(|_| nanos(began - due));
+            let lag = (schedule.is_some() || own.is_some()).then(|| nanos(began - due));
             shared.slots[id]
                 .lock()
                 .unwrap()
-                .record_event(EVENT_CLASS, latency, lag, &queries);
+                .record_event(class, latency, lag, &queries);
         }
     }
 }

@@ -30,6 +30,9 @@ pub struct Document<'a> {
     pub totals: Totals,
     pub client_cpu: ClientCpu,
     pub intervals: &'a [IntervalRecord],
+    /// The Insert Benchmark's per-step figures (rows, background rate, original buckets).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub insert_benchmark: Option<&'a serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -47,6 +50,18 @@ pub struct Totals {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub due_not_started: Option<u64>,
     pub threads_fairness: Fairness,
+    /// Each transaction class on its own (one entry for a sysbench workload).
+    pub classes: Vec<ClassTotals>,
+}
+
+#[derive(Serialize)]
+pub struct ClassTotals {
+    pub name: String,
+    pub transactions: u64,
+    pub per_sec: f64,
+    pub latency_ms: LatencySummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedule_lag_ms: Option<LatencySummary>,
 }
 
 #[derive(Serialize)]
@@ -114,6 +129,18 @@ pub fn document<'a>(r: &'a RunReport, opts: &'a RunOptions, ctx: &RunContext<'a>
                     .map(|p| p.busy_ns as f64 / 1e9)
                     .collect(),
             },
+            classes: r
+                .class_names
+                .iter()
+                .zip(&t.classes)
+                .map(|(name, c)| ClassTotals {
+                    name: name.clone(),
+                    transactions: c.latency.count(),
+                    per_sec: rate(c.latency.count()),
+                    latency_ms: c.latency.summary(&opts.percentiles),
+                    schedule_lag_ms: (c.lag.count() > 0).then(|| c.lag.summary(&opts.percentiles)),
+                })
+                .collect(),
         },
         client_cpu: ClientCpu {
             usage: r.cpu,
@@ -121,6 +148,7 @@ pub fn document<'a>(r: &'a RunReport, opts: &'a RunOptions, ctx: &RunContext<'a>
             us_per_query: r.cpu.us_per(t.queries.total()),
         },
         intervals: &r.seconds,
+        insert_benchmark: None,
     }
 }
 

@@ -144,7 +144,7 @@ pub fn percentile_key(p: f64) -> String {
 }
 
 /// A distribution in milliseconds, for the JSON document.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq)]
 pub struct LatencySummary {
     pub count: u64,
     pub min: f64,

@@ -26,10 +26,13 @@ mod text_report;
 pub use collector::ThreadTotals;
 pub use cpu::CpuUsage;
 pub use interval::{ClassStats, IntervalStats};
-pub use json_doc::{redact_password, RunContext, FORMAT as JSON_FORMAT, VERSION as JSON_VERSION};
+pub use json_doc::{
+    document as json_document, redact_password, write_atomically as write_json_atomically,
+    RunContext, FORMAT as JSON_FORMAT, VERSION as JSON_VERSION,
+};
 pub use latency::{Latencies, LatencySummary, STANDARD_PERCENTILES};
 pub use options::{resolve_seed, RunOptions};
-pub use run::RunReport;
+pub use run::{measure, RunReport};
 pub use series::{ClassRecord, IntervalRecord, QueryRates};
 
 use crate::error::usage;
@@ -47,7 +50,7 @@ pub fn run(
     ctx: &RunContext,
     out: &mut dyn Write,
 ) -> Result<RunReport> {
-    opts.validate()?;
+    opts.validate_for(workload.ends_by_itself())?;
     let seed = resolve_seed(opts.rand_seed);
     header::print_header(out, opts, seed)?;
     let report = run::measure(workload, endpoint, opts, seed, out)?;

@@ -51,6 +51,12 @@ impl Default for RunOptions {
 impl RunOptions {
     /// Reject what cannot run, with a one-line cause (exit code 2).
     pub fn validate(&self) -> Result<()> {
+        self.validate_for(false)
+    }
+
+    /// As [`validate`](Self::validate); `self_ending`: the workload ends the run itself, so
+    /// no time limit nor event count is needed.
+    pub fn validate_for(&self, self_ending: bool) -> Result<()> {
         if self.threads < 1 {
             return Err(usage(format!(
                 "--threads must be at least 1 (got {})",
@@ -78,7 +84,7 @@ impl RunOptions {
                 self.report_interval
             )));
         }
-        if self.time == 0.0 && self.events == 0 {
+        if self.time == 0.0 && self.events == 0 && !self_ending {
             return Err(usage(
                 "--time=0 with --events=0 would run forever: give a time limit or an event count",
             ));

@@ -60,10 +60,10 @@ pub fn measure(
     seed: u64,
     out: &mut dyn Write,
 ) -> Result<RunReport> {
-    opts.validate()?;
+    opts.validate_for(workload.ends_by_itself())?;
     let server_version = server_version(endpoint)?;
     let threads = opts.thread_count();
-    let class_names = vec![workload.name().to_string()];
+    let class_names = workload.class_names();
     let shared = Shared::new(threads, class_names.len(), opts.event_limit());
     let gate = Gate::default();
     let (ready_tx, ready_rx) = mpsc::channel::<(usize, Result<()>)>();
@@ -102,7 +102,8 @@ pub fn measure(
                     gate.wait();
                     if let Some((mut conn, mut worker)) = state {
                         if !shared.stopping() {
-                            run_thread(id, shared, endpoint, &mut conn, worker.as_mut());
+                            let pace = workload.pace(id);
+                            run_thread(id, shared, endpoint, &mut conn, worker.as_mut(), pace);
                         }
                     }
                 });
@@ -138,6 +139,7 @@ pub fn measure(
         let start = Instant::now();
         let measure_start = start + opts.warmup();
         let timeline = Timeline {
+            released: start,
             measure_start,
             end: opts.time_limit().map(|t| measure_start + t),
         };

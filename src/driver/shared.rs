@@ -11,6 +11,8 @@ use std::time::Instant;
 /// The run's time line, fixed when the threads are released.
 #[derive(Clone, Copy, Debug)]
 pub struct Timeline {
+    /// The threads were released (the origin of every schedule).
+    pub released: Instant,
     /// Statistics start (after `--warmup-time`).
     pub measure_start: Instant,
     /// `--time` ends, if set.

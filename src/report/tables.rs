@@ -14,7 +14,7 @@ pub const PERCENTILES: [&str; 5] = ["p50", "p95", "p99", "p99.9", "max"];
 /// Step labels with throughput results: the study's order, then any others.
 pub fn steps(res: &StudyResults) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let known = res.study.workloads.iter().map(|w| w.label());
+    let known = res.study.cells().into_iter().map(|(label, _)| label);
     let seen = res.cells.iter().map(|c| c.key.step.clone());
     for s in known.chain(seen) {
         if !out.contains(&s) && res.cells.iter().any(|c| c.key.step == s) {

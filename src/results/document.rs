@@ -99,6 +99,9 @@ pub struct CellResult {
     /// The server's stacks sampled during the measured window, when the cell was profiled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<CellProfile>,
+    /// An Insert Benchmark step's own figures (rows, background rate, original buckets).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insert_benchmark: Option<crate::ibench::StepResult>,
 }
 
 /// A profiled cell: where its folded stacks are and the work they stand for, so that they

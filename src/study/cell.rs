@@ -52,22 +52,53 @@ fn driver_run(plan: &CellPlan, target: &Target, time: f64, events: i64) -> Resul
     )
 }
 
+/// What a measured window produced, for the probes around it to divide by.
+pub struct Measured {
+    pub report: RunReport,
+    /// Transactions; for an Insert Benchmark step its operations (rows inserted, or queries).
+    pub ops: u64,
+    /// Operations per second: the cell's headline figure.
+    pub throughput: f64,
+    pub insert_benchmark: Option<crate::ibench::StepResult>,
+}
+
 /// Run one cell once.
 pub fn run(plan: &CellPlan, target: &Target) -> Result<CellResult> {
     if plan.warmup_s > 0.0 {
         driver_run(plan, target, plan.warmup_s, 0)?;
     }
+    probed(&plan.key, plan.limits, plan.profile, target, || {
+        let report = driver_run(plan, target, plan.duration_s, 0)?;
+        let ops = report.totals.events;
+        Ok(Measured {
+            throughput: ops as f64 / report.total_time_s.max(1e-9),
+            ops,
+            report,
+            insert_benchmark: None,
+        })
+    })
+}
+
+/// Measure `window` with the server, client and machine probes around it, and judge it.
+pub fn probed(
+    key: &CellKey,
+    limits: &Limits,
+    profile: Option<&crate::profile::CellSampler>,
+    target: &Target,
+    window: impl FnOnce() -> Result<Measured>,
+) -> Result<CellResult> {
     let mut admin = target.admin.connect()?;
     let status_before = StatusSnapshot::read(&mut admin)?;
     let machine_before = MachineSample::now()?;
     let server_before = ProcSample::of(target.server_pid)?;
     let client_before = ProcSample::of_self()?;
 
-    let sampling = match plan.profile {
+    let sampling = match profile {
         Some(p) => Some(p.start(target.server_pid)?),
         None => None,
     };
-    let report = driver_run(plan, target, plan.duration_s, 0)?;
+    let measured = window()?;
+    let report = &measured.report;
     let sampled = sampling.map(|s| s.stop()).transpose()?;
 
     let client = ProcSample::of_self()?.since(&client_before);
@@ -77,14 +108,20 @@ pub fn run(plan: &CellPlan, target: &Target) -> Result<CellResult> {
     let pfs = PfsState::read(&mut admin)?;
 
     let t = &report.totals;
-    let txns = t.events;
+    let txns = measured.ops;
     // perf, when profiling, is ours: not another process stealing CPU.
     let perf_us = sampled.as_ref().map_or(0, |s| s.perf_cpu_us()) as f64;
     let profile = sampled.map(|s| s.store(txns)).transpose()?;
     let per = |x: f64| if txns > 0 { x / txns as f64 } else { 0.0 };
     let wall = report.total_time_s.max(1e-9);
     let foreign_us = machine.busy_us as f64 - server.cpu_us as f64 - client.cpu_us as f64 - perf_us;
-    let lat = &t.classes[0].latency;
+    // The headline class: an Insert Benchmark query step's queries, else every statement.
+    let lat = match &measured.insert_benchmark {
+        Some(ib) if ib.unit == "queries/s" => {
+            t.classes[crate::workloads::ibench::QUERY].latency.clone()
+        }
+        _ => t.latency(),
+    };
     let mut latency_ms = BTreeMap::new();
     for (k, p) in [("p50", 50.0), ("p95", 95.0), ("p99", 99.0), ("p99.9", 99.9)] {
         latency_ms.insert(k.to_string(), lat.percentile_ms(p));
@@ -107,27 +144,35 @@ pub fn run(plan: &CellPlan, target: &Target) -> Result<CellResult> {
         status_per_txn: status::per_transaction(&status_delta, txns),
     };
     let mut flags = Vec::new();
-    if resources.client_cpu_util > plan.limits.client_bound_core_share {
+    if resources.client_cpu_util > limits.client_bound_core_share {
         flags.push(Flag::ClientBound);
     }
-    if resources.foreign_cpu_s / wall > plan.limits.foreign_cpu_core_share {
+    if resources.foreign_cpu_s / wall > limits.foreign_cpu_core_share {
         flags.push(Flag::Contaminated);
     }
-    if per(t.errors as f64) > plan.limits.error_rate {
+    if per(t.errors as f64) > limits.error_rate {
         flags.push(Flag::Errors);
     }
-    if trending(&per_second_tps, plan.limits.trend) {
+    if trending(&per_second_tps, limits.trend) {
         flags.push(Flag::NotSteady);
     }
+    if measured
+        .insert_benchmark
+        .as_ref()
+        .and_then(|ib| ib.background.as_ref())
+        .is_some_and(|b| b.below_target)
+    {
+        flags.push(Flag::RateNotSustained);
+    }
     Ok(CellResult {
-        key: plan.key.clone(),
+        key: key.clone(),
         ok: true,
         error: None,
         attempts: 1,
         duration_s: report.total_time_s,
         transactions: txns,
         queries: t.queries.total(),
-        tps: txns as f64 / wall,
+        tps: measured.throughput,
         qps: t.queries.total() as f64 / wall,
         errors: t.errors,
         reconnects: t.reconnects,
@@ -136,6 +181,7 @@ pub fn run(plan: &CellPlan, target: &Target) -> Result<CellResult> {
         resources,
         flags,
         profile,
+        insert_benchmark: measured.insert_benchmark,
     })
 }
 

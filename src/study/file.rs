@@ -3,6 +3,7 @@
 //! file, line and key.
 
 use crate::error::usage;
+use crate::workloads::ibench::{parse_steps, IbenchOptions, Step};
 use crate::workloads::sysbench::{OltpOptions, SYSBENCH_WORKLOADS};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
@@ -208,13 +209,32 @@ pub struct WorkloadStep {
     /// Cost-mode windows for this step (heavier transactions need fewer); default: `cost.events`.
     #[serde(default)]
     pub cost_events: Option<[u32; 2]>,
+    /// `insert-benchmark` only: its steps in order (default: all ten).
+    #[serde(default)]
+    pub steps: Option<Vec<String>>,
 }
+
+/// The workload name of the Insert Benchmark in a study file.
+pub const INSERT_BENCHMARK: &str = "insert-benchmark";
 
 impl WorkloadStep {
     pub fn label(&self) -> String {
         self.name
             .clone()
             .unwrap_or_else(|| self.workload.trim_start_matches("oltp_").to_string())
+    }
+
+    pub fn is_insert_benchmark(&self) -> bool {
+        self.workload == INSERT_BENCHMARK
+    }
+
+    /// The label of one Insert Benchmark step's cells: the step's own name ("l.i1", "qr100"),
+    /// after the entry's name when it has one.
+    pub fn ibench_label(&self, step: &str) -> String {
+        match &self.name {
+            Some(n) => format!("{n} {step}"),
+            None => step.to_string(),
+        }
     }
 }
 
@@ -315,9 +335,20 @@ impl Study {
             ));
         }
         for w in &self.workloads {
+            if w.is_insert_benchmark() {
+                self.ibench_steps(w)
+                    .map_err(|e| usage(format!("{origin}: workload '{}': {e}", w.label())))?;
+                continue;
+            }
+            if w.steps.is_some() {
+                return bad(format!(
+                    "workload '{}': steps are for {INSERT_BENCHMARK} only",
+                    w.label()
+                ));
+            }
             if !SYSBENCH_WORKLOADS.contains(&w.workload.as_str()) {
                 return bad(format!(
-                    "unknown workload '{}'; known: {}",
+                    "unknown workload '{}'; known: {}, {INSERT_BENCHMARK}",
                     w.workload,
                     SYSBENCH_WORKLOADS.join(", ")
                 ));
@@ -347,12 +378,9 @@ impl Study {
                 ));
             }
         }
-        let steps: Vec<String> = self.workloads.iter().map(|w| w.label()).collect();
-        let threads: Vec<u32> = self
-            .workloads
-            .iter()
-            .flat_map(|w| self.threads_for(w))
-            .collect();
+        let cells = self.cells();
+        let steps: Vec<String> = cells.iter().map(|(l, _)| l.clone()).collect();
+        let threads: Vec<u32> = cells.iter().map(|(_, t)| *t).collect();
         self.profile
             .check(&steps, &threads, self.rounds)
             .map_err(|e| usage(format!("{origin}: {e}")))?;
@@ -411,10 +439,67 @@ impl Study {
         Ok(base)
     }
 
-    /// The workload steps measured in cost mode.
-    pub fn cost_steps(&self) -> Vec<&WorkloadStep> {
+    /// An Insert Benchmark entry's options: its defaults, then the entry's `options`.
+    pub fn ibench_options(&self, w: &WorkloadStep) -> Result<IbenchOptions> {
+        let mut table = toml::Table::new();
+        for (k, v) in &w.options {
+            table.insert(k.replace('-', "_"), v.clone());
+        }
+        let o: IbenchOptions = table
+            .try_into()
+            .map_err(|e: toml::de::Error| usage(format!("workload options: {}", e.message())))?;
+        o.validate()?;
+        Ok(o)
+    }
+
+    /// An Insert Benchmark entry's steps, in order.
+    pub fn ibench_steps(&self, w: &WorkloadStep) -> Result<Vec<Step>> {
+        let o = self.ibench_options(w)?;
+        let list = w
+            .steps
+            .as_ref()
+            .map(|s| s.join(","))
+            .unwrap_or_else(|| "all".into());
+        parse_steps(&list, &o)
+    }
+
+    /// The cells of one workload entry: (step label, threads). An Insert Benchmark entry has
+    /// one per step, at its client count.
+    pub fn cells_of(&self, w: &WorkloadStep) -> Vec<(String, u32)> {
+        if w.is_insert_benchmark() {
+            let clients = self.ibench_options(w).map_or(1, |o| o.clients);
+            let steps = self.ibench_steps(w).unwrap_or_default();
+            return steps
+                .iter()
+                .map(|s| (w.ibench_label(&s.name), clients))
+                .collect();
+        }
+        self.threads_for(w)
+            .into_iter()
+            .map(|t| (w.label(), t))
+            .collect()
+    }
+
+    /// Every measured cell's (step label, threads), in the study's order.
+    pub fn cells(&self) -> Vec<(String, u32)> {
         self.workloads
             .iter()
+            .flat_map(|w| self.cells_of(w))
+            .collect()
+    }
+
+    /// The sysbench workload entries (the Insert Benchmark's are run as a step sequence).
+    pub fn sysbench_steps(&self) -> Vec<&WorkloadStep> {
+        self.workloads
+            .iter()
+            .filter(|w| !w.is_insert_benchmark())
+            .collect()
+    }
+
+    /// The workload steps measured in cost mode (sysbench workloads only).
+    pub fn cost_steps(&self) -> Vec<&WorkloadStep> {
+        self.sysbench_steps()
+            .into_iter()
             .filter(|w| {
                 self.cost_workloads
                     .as_ref()

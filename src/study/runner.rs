@@ -185,17 +185,15 @@ pub fn run(req: Request) -> Result<StudyResults> {
     let mut todo_cells = 0u64;
     for round in 0..study.rounds {
         for v in &tput {
-            for w in &study.workloads {
-                for t in study.threads_for(w) {
-                    let key = CellKey {
-                        round,
-                        variant: v.name.clone(),
-                        step: w.label(),
-                        threads: t,
-                    };
-                    if res.cell(&key).is_none() {
-                        todo_cells += 1;
-                    }
+            for (step, threads) in study.cells() {
+                let key = CellKey {
+                    round,
+                    variant: v.name.clone(),
+                    step,
+                    threads,
+                };
+                if res.cell(&key).is_none() {
+                    todo_cells += 1;
                 }
             }
         }
@@ -208,7 +206,13 @@ pub fn run(req: Request) -> Result<StudyResults> {
     let progress = Progress::new(todo_cells + todo_cost);
 
     // Data once per server binary, shared by every variant of that binary.
-    let data_opts = study.workload_options(&study.workloads[0])?;
+    // An Insert Benchmark-only study still starts from the (small) default dataset.
+    let data_opts = match study.sysbench_steps().first() {
+        Some(w) => study.workload_options(w)?,
+        None => study
+            .workload_options(&study.workloads[0])
+            .unwrap_or_default(),
+    };
     let mut datadirs: BTreeMap<Option<PathBuf>, PathBuf> = BTreeMap::new();
     for v in &study.variants {
         if !datadirs.contains_key(&v.basedir) {
@@ -348,6 +352,7 @@ fn failed_cell(key: CellKey, error: String) -> CellResult {
         resources: Resources::default(),
         flags: Vec::new(),
         profile: None,
+        insert_benchmark: None,
     }
 }
 
@@ -373,8 +378,8 @@ fn run_throughput(
     progress: &Progress,
 ) -> Result<()> {
     let workloads: Vec<_> = study
-        .workloads
-        .iter()
+        .sysbench_steps()
+        .into_iter()
         .map(|w| {
             Ok((
                 w,
@@ -399,7 +404,23 @@ fn run_throughput(
                     .is_none()
                 })
                 .collect();
-            if cells.is_empty() {
+            let ibench: Vec<&crate::study::file::WorkloadStep> = study
+                .workloads
+                .iter()
+                .filter(|w| w.is_insert_benchmark())
+                .filter(|w| {
+                    study.cells_of(w).into_iter().any(|(step, threads)| {
+                        res.cell(&CellKey {
+                            round,
+                            variant: v.name.clone(),
+                            step,
+                            threads,
+                        })
+                        .is_none()
+                    })
+                })
+                .collect();
+            if cells.is_empty() && ibench.is_empty() {
                 continue;
             }
             let name = variant::sandbox_name(prefix, &v.name);
@@ -484,11 +505,116 @@ fn run_throughput(
                 res.save(&req.out_dir)?;
                 progress.done();
             }
+            for w in &ibench {
+                let ctx = IbenchCells {
+                    study,
+                    sb: &sb,
+                    round,
+                    variant: &v.name,
+                    base_seed: res.seed,
+                    progress,
+                };
+                for cell in ibench_sequence(&ctx, w)? {
+                    if res.cell(&cell.key).is_none() {
+                        res.cells.push(cell);
+                    }
+                    res.save(&req.out_dir)?;
+                }
+            }
             drop(sb);
             variant::discard(&req.home, &name);
         }
     }
     Ok(())
+}
+
+struct IbenchCells<'a> {
+    study: &'a Study,
+    sb: &'a Sandbox,
+    round: u32,
+    variant: &'a str,
+    base_seed: u64,
+    progress: &'a Progress,
+}
+
+/// An Insert Benchmark entry on a running variant: every step in order on fresh tables (the
+/// steps build on each other), each a cell. A failed step ends the sequence: the rest would
+/// measure tables in an unknown state.
+fn ibench_sequence(
+    c: &IbenchCells,
+    w: &crate::study::file::WorkloadStep,
+) -> Result<Vec<CellResult>> {
+    let opts = c.study.ibench_options(w)?;
+    let steps = c.study.ibench_steps(w)?;
+    let endpoint = c.sb.tcp_endpoint();
+    let admin = c.sb.admin_endpoint();
+    let target = Target {
+        endpoint: &endpoint,
+        admin: &admin,
+        server_pid: c.sb.pid().context("server not running")?,
+    };
+    let ib = crate::ibench::Target {
+        endpoint: &endpoint,
+        opts: &opts,
+        percentiles: &[],
+    };
+    let mut cells = Vec::new();
+    let mut previous = None;
+    for step in &steps {
+        let key = CellKey {
+            round: c.round,
+            variant: c.variant.to_string(),
+            step: w.ibench_label(&step.name),
+            threads: opts.clients,
+        };
+        if crate::ibench::needs_cleanup(previous, step) {
+            c.progress.start(&format!(
+                "round {} {}: Insert Benchmark cleanup",
+                c.round + 1,
+                c.variant
+            ));
+            let mut conn = admin.connect_without_db()?;
+            crate::ibench::cleanup::run(&mut conn, opts.clients, opts.cleanup_duration())?;
+        }
+        previous = Some(step);
+        c.progress
+            .start(&format!("round {} {} {}", c.round + 1, c.variant, key.step));
+        let seed = cell_seed(c.base_seed, c.round, &key.step, opts.clients);
+        let measured = cell::probed(&key, &c.study.limits, None, &target, || {
+            let (result, report) = crate::ibench::run_step(&ib, step, seed)?;
+            let ops = if result.unit == "queries/s" {
+                result.queries
+            } else if step.kind == crate::workloads::ibench::StepKind::Index {
+                result.rows_after
+            } else {
+                result.rows_inserted
+            };
+            Ok(cell::Measured {
+                throughput: result.throughput,
+                ops,
+                report,
+                insert_benchmark: Some(result),
+            })
+        });
+        match measured {
+            Ok(cell) => {
+                cells.push(cell);
+                c.progress.done();
+            }
+            Err(e) => {
+                let msg = format!("{e:#}");
+                c.progress
+                    .note(&format!("{} {} failed: {msg}", c.variant, key.step));
+                cells.push(failed_cell(key, msg));
+                c.progress.done();
+                break;
+            }
+        }
+    }
+    if let Ok(mut conn) = admin.connect_without_db() {
+        let _ = crate::workloads::ibench::schema::drop_database(&mut conn);
+    }
+    Ok(cells)
 }
 
 /// A contaminated cell (another process took CPU) is measured again, up to the limit.

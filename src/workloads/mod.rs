@@ -3,6 +3,7 @@
 //! schedules; a workload only issues statements on the connection it is given.
 
 pub mod errors;
+pub mod ibench;
 pub mod random;
 pub mod sysbench;
 
@@ -11,6 +12,7 @@ pub use sysbench::{sysbench_workload, OltpOptions, SYSBENCH_WORKLOADS};
 
 use crate::server::Endpoint;
 use anyhow::Result;
+use std::time::Duration;
 
 /// Per-thread query counters, classified as sysbench does (spec §4.2):
 /// read = returned a result set; write = no result set and affected rows > 0;
@@ -57,6 +59,27 @@ pub trait Worker: Send {
 
     /// After a reconnect: prepare the statements again on the new connection.
     fn reconnected(&mut self, conn: &mut mysql::Conn) -> Result<()>;
+
+    /// The transaction class (index into [`Workload::class_names`]) of the next event.
+    fn class(&self) -> usize {
+        0
+    }
+
+    /// Called before each event; may wait for another worker (`stopping` says when to give
+    /// up). False: this worker has done all its work and leaves the run.
+    fn next_event(&mut self, _stopping: &dyn Fn() -> bool) -> bool {
+        true
+    }
+}
+
+/// When a thread's events are due.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Pace {
+    /// The run's schedule: closed loop, or the shared `--rate` arrivals.
+    Run,
+    /// Its own even schedule: event k is due `offset + k * every` after the start, and its
+    /// latency counts from then (no burst, no coordinated omission).
+    Every { every: Duration, offset: Duration },
 }
 
 /// A workload: dataset preparation, cleanup and per-thread workers.
@@ -79,4 +102,20 @@ pub trait Workload: Send + Sync {
         seed: u64,
         conn: &mut mysql::Conn,
     ) -> Result<Box<dyn Worker>>;
+
+    /// The transaction classes this workload's workers report, each with its own latency.
+    fn class_names(&self) -> Vec<String> {
+        vec![self.name().to_string()]
+    }
+
+    /// The schedule of thread `thread`.
+    fn pace(&self, _thread: usize) -> Pace {
+        Pace::Run
+    }
+
+    /// True when every worker ends by itself ([`Worker::next_event`]), so that a run needs
+    /// neither `--time` nor `--events`.
+    fn ends_by_itself(&self) -> bool {
+        false
+    }
 }

@@ -1,0 +1,146 @@
+//! Stage 2c: the Insert Benchmark's step sequence. Each step is a driver run of
+//! `workloads::ibench` workers, with the tables read before and after it, the cleanup
+//! before the first query step, and one result per step (text, and the bench JSON document).
+
+pub mod buckets;
+pub mod cleanup;
+pub mod result;
+pub mod text;
+
+pub use result::{Background, Counts, StepResult};
+
+use crate::driver::{self, RunContext, RunOptions, RunReport};
+use crate::error::usage;
+use crate::server::Endpoint;
+use crate::workloads::ibench::{schema, table_states, IbenchOptions, Step, StepWorkload, DATABASE};
+use anyhow::{Context, Result};
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::Ordering;
+
+/// Where and how steps run.
+pub struct Target<'a> {
+    /// The workers' server and account (any database; steps use `ib`).
+    pub endpoint: &'a Endpoint,
+    pub opts: &'a IbenchOptions,
+    pub percentiles: &'a [f64],
+}
+
+/// The cleanup runs before a query step that follows a load step (spec: between l.i2 and qr100).
+pub fn needs_cleanup(previous: Option<&Step>, step: &Step) -> bool {
+    step.is_query() && previous.is_some_and(|p| !p.is_query())
+}
+
+/// Run one step: (re)create the tables for l.i0, measure, read the tables after.
+pub fn run_step(t: &Target, step: &Step, seed: u64) -> Result<(StepResult, RunReport)> {
+    let mut admin = t.endpoint.connect_without_db()?;
+    if step.creates_tables() {
+        schema::recreate(&mut admin, t.opts)?;
+    }
+    let tables = table_states(&mut admin, t.opts.clients).map_err(|e| {
+        usage(format!(
+            "{}: the tables of an earlier step are missing or unreadable (run l.i0 first): {e:#}",
+            step.name
+        ))
+    })?;
+    let workload = StepWorkload::new(step.clone(), t.opts.clone(), tables);
+    let ropts = RunOptions {
+        threads: workload.threads() as i64,
+        time: t.opts.max_seconds,
+        events: 0,
+        rand_seed: seed,
+        percentiles: t.percentiles.to_vec(),
+        ..RunOptions::default()
+    };
+    let endpoint = t.endpoint.clone().with_database(Some(DATABASE));
+    let report = driver::measure(&workload, &endpoint, &ropts, seed, &mut std::io::sink())
+        .with_context(|| format!("Insert Benchmark step {}", step.name))?;
+    let counts = counts(&workload);
+    let after = workload
+        .tables
+        .iter()
+        .map(|tb| schema::facts(&mut admin, &tb.name))
+        .collect::<Result<Vec<_>>>()?;
+    let result = StepResult::build(step, t.opts.clients, &report, &counts, after);
+    Ok((result, report))
+}
+
+fn counts(w: &StepWorkload) -> Counts {
+    let mut c = Counts::default();
+    for t in &w.tables {
+        c.rows_inserted += t.rows_inserted.load(Ordering::Relaxed);
+        c.rows_deleted += t.rows_deleted.load(Ordering::Relaxed);
+        c.short_deletes += t.short_deletes.load(Ordering::Relaxed);
+        c.queries += t.queries.load(Ordering::Relaxed);
+        c.rows_fetched += t.rows_fetched.load(Ordering::Relaxed);
+    }
+    c
+}
+
+/// The step's bench document: the sysbench workloads' format, plus the step's figures.
+pub fn write_json(
+    dir: &Path,
+    result: &StepResult,
+    report: &RunReport,
+    opts: &IbenchOptions,
+    endpoint: &Endpoint,
+    command_line: &[String],
+) -> Result<()> {
+    let workload_options = serde_json::to_value(opts).context("recording the options")?;
+    let ctx = RunContext {
+        endpoint,
+        workload_options: &workload_options,
+        command_line,
+    };
+    let ropts = RunOptions {
+        threads: report.threads as i64,
+        time: opts.max_seconds,
+        rand_seed: report.seed,
+        ..RunOptions::default()
+    };
+    let extra = serde_json::to_value(result).context("recording the step")?;
+    let mut doc = driver::json_document(report, &ropts, &ctx);
+    doc.insert_benchmark = Some(&extra);
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    driver::write_json_atomically(&dir.join(format!("{}.json", result.step)), &doc)
+}
+
+/// `bench insert-benchmark`: the steps in order, printing each; the results in order.
+pub fn run_sequence(
+    t: &Target,
+    steps: &[Step],
+    seed: u64,
+    json_dir: Option<&Path>,
+    command_line: &[String],
+    out: &mut dyn Write,
+) -> Result<Vec<StepResult>> {
+    t.opts.validate()?;
+    let mut results = Vec::new();
+    let mut previous: Option<&Step> = None;
+    for (i, step) in steps.iter().enumerate() {
+        if needs_cleanup(previous, step) {
+            let s = t.opts.cleanup_duration();
+            writeln!(
+                out,
+                "cleanup: ANALYZE TABLE, eager flushing, {s:.0} s pause"
+            )?;
+            out.flush()?;
+            let mut admin = t.endpoint.connect_without_db()?;
+            let c = cleanup::run(&mut admin, t.opts.clients, s)?;
+            for n in &c.notes {
+                writeln!(out, "  note: {n}")?;
+            }
+        }
+        let step_seed = seed.wrapping_add(i as u64);
+        let (result, report) = run_step(t, step, step_seed)?;
+        write!(out, "{}", text::step_block(&result))?;
+        out.flush()?;
+        if let Some(dir) = json_dir {
+            write_json(dir, &result, &report, t.opts, t.endpoint, command_line)?;
+        }
+        results.push(result);
+        previous = Some(step);
+    }
+    write!(out, "{}", text::summary(&results))?;
+    Ok(results)
+}

@@ -1,0 +1,18 @@
+//! The Insert Benchmark (spec insert-benchmark.md): tables pi1..piN, their three secondary
+//! indexes, the rows, the step sequence and the workers of each step. The step sequence
+//! itself (checks, cleanup, results) is run by `crate::ibench`.
+
+mod options;
+mod roles;
+mod rows;
+pub mod schema;
+mod steps;
+mod table;
+mod workload;
+
+pub use options::IbenchOptions;
+pub use roles::{CLASSES, DELETE, INDEX, INSERT, QUERY};
+pub use schema::{TableFacts, DATABASE};
+pub use steps::{parse_steps, step, QueryShape, Step, StepKind, ALL_STEPS};
+pub use table::TableState;
+pub use workload::{table_states, StepWorkload};

@@ -1,0 +1,355 @@
+//! The workers of a step, one connection each (spec §2.1, done natively): an inserter, a
+//! deleter that follows it statement by statement, a query worker, and l.x's indexer.
+
+use super::options::IbenchOptions;
+use super::rows::{insert_sql, RowMaker};
+use super::schema::{add_indexes, index_name, INDEXES};
+use super::steps::QueryShape;
+use super::table::TableState;
+use crate::workloads::random::Rng;
+use crate::workloads::{classify_mysql_error, EventError, QueryCounters, Worker};
+use anyhow::{Context, Result};
+use mysql::prelude::Queryable;
+use mysql::{Params, Value};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The transaction classes every step reports, in this order.
+pub const CLASSES: [&str; 4] = ["insert", "delete", "query", "create_index"];
+pub const INSERT: usize = 0;
+pub const DELETE: usize = 1;
+pub const QUERY: usize = 2;
+pub const INDEX: usize = 3;
+
+fn prepare(conn: &mut mysql::Conn, sql: &str) -> Result<mysql::Statement> {
+    conn.prep(sql).with_context(|| format!("preparing `{sql}`"))
+}
+
+/// Multi-row INSERTs of `rows` rows, `total` of them.
+pub struct Inserter {
+    table: Arc<TableState>,
+    sql: String,
+    stmt: mysql::Statement,
+    rows: usize,
+    maker: RowMaker,
+    done: u64,
+    total: u64,
+    /// Throttled: one statement per period. The inserter then stays until the end of its
+    /// last period, so that a query step lasts its length when the rate is kept.
+    period: Option<Duration>,
+    started: Option<Instant>,
+}
+
+impl Inserter {
+    pub fn throttled(mut self, period: Option<Duration>) -> Self {
+        self.period = period;
+        self
+    }
+
+    /// Wait out the last period (in short sleeps, so that a stopping run is not held up).
+    fn finish_last_period(&self, stopping: &dyn Fn() -> bool) {
+        let (Some(p), Some(start)) = (self.period, self.started) else {
+            return;
+        };
+        let end = start + p * self.total as u32;
+        while !stopping() {
+            let now = Instant::now();
+            if now >= end {
+                break;
+            }
+            std::thread::sleep((end - now).min(Duration::from_millis(50)));
+        }
+    }
+
+    pub fn new(
+        conn: &mut mysql::Conn,
+        table: Arc<TableState>,
+        o: &IbenchOptions,
+        rows: u64,
+        total: u64,
+        rng: Rng,
+    ) -> Result<Self> {
+        let sql = insert_sql(&table.name, rows as usize);
+        Ok(Inserter {
+            stmt: prepare(conn, &sql)?,
+            sql,
+            table,
+            rows: rows as usize,
+            maker: RowMaker::new(o, rng),
+            done: 0,
+            total,
+            period: None,
+            started: None,
+        })
+    }
+
+    fn insert(&mut self, conn: &mut mysql::Conn, q: &mut QueryCounters) -> Result<(), EventError> {
+        let mut params = Vec::with_capacity(self.rows * 6);
+        self.maker.fill(self.rows, &mut params);
+        conn.exec_drop(&self.stmt, Params::Positional(params))
+            .map_err(|e| classify_mysql_error(e, &self.sql))?;
+        let rows = conn.affected_rows();
+        self.table.inserted(conn.last_insert_id() as i64, rows);
+        q.writes += 1;
+        self.done += 1;
+        Ok(())
+    }
+}
+
+impl Worker for Inserter {
+    fn event(&mut self, conn: &mut mysql::Conn, q: &mut QueryCounters) -> Result<(), EventError> {
+        self.insert(conn, q)
+    }
+    fn reconnected(&mut self, conn: &mut mysql::Conn) -> Result<()> {
+        self.stmt = prepare(conn, &self.sql)?;
+        Ok(())
+    }
+    fn class(&self) -> usize {
+        INSERT
+    }
+    fn next_event(&mut self, stopping: &dyn Fn() -> bool) -> bool {
+        // The first call comes when the threads are released: the schedule's origin.
+        self.started.get_or_insert_with(Instant::now);
+        if self.done >= self.total {
+            self.finish_last_period(stopping);
+            self.table.finish_inserts();
+            return false;
+        }
+        true
+    }
+}
+
+impl Drop for Inserter {
+    /// Also when the run stops early: nobody may wait for inserts that will not come.
+    fn drop(&mut self) {
+        self.table.finish_inserts();
+    }
+}
+
+/// One DELETE of the oldest rows per committed INSERT, never ahead of it, so the row count
+/// stays constant (the original pairs them through bounded queues).
+pub struct Deleter {
+    table: Arc<TableState>,
+    sql: String,
+    stmt: mysql::Statement,
+    rows: u64,
+    done: u64,
+    total: u64,
+}
+
+impl Deleter {
+    pub fn new(
+        conn: &mut mysql::Conn,
+        table: Arc<TableState>,
+        rows: u64,
+        total: u64,
+    ) -> Result<Self> {
+        // Exactly the `rows` oldest rows, even when the low-water mark is below the minimum.
+        let sql = format!(
+            "DELETE FROM {} WHERE transactionid >= ? ORDER BY transactionid ASC LIMIT {rows}",
+            table.name
+        );
+        Ok(Deleter {
+            stmt: prepare(conn, &sql)?,
+            sql,
+            table,
+            rows,
+            done: 0,
+            total,
+        })
+    }
+}
+
+impl Worker for Deleter {
+    fn event(&mut self, conn: &mut mysql::Conn, q: &mut QueryCounters) -> Result<(), EventError> {
+        conn.exec_drop(&self.stmt, (self.table.low_water(),))
+            .map_err(|e| classify_mysql_error(e, &self.sql))?;
+        self.table.deleted(self.rows, conn.affected_rows());
+        q.writes += 1;
+        self.done += 1;
+        Ok(())
+    }
+    fn reconnected(&mut self, conn: &mut mysql::Conn) -> Result<()> {
+        self.stmt = prepare(conn, &self.sql)?;
+        Ok(())
+    }
+    fn class(&self) -> usize {
+        DELETE
+    }
+    fn next_event(&mut self, stopping: &dyn Fn() -> bool) -> bool {
+        self.done < self.total && self.table.wait_for_inserts(self.done + 1, stopping)
+    }
+}
+
+/// Closed-loop queries until the table's inserter has finished.
+pub struct Querier {
+    table: Arc<TableState>,
+    shape: QueryShape,
+    sql: Vec<String>,
+    stmts: Vec<mysql::Statement>,
+    /// Range queries: the upper end (exclusive) of each index's first column's domain.
+    domains: [u32; 3],
+    rows_per_query: u32,
+    rng: Rng,
+}
+
+/// The three range queries (spec §2.2): covering scans of 10 entries from a random key.
+fn range_sql(table: &str, limit: u32) -> Vec<String> {
+    let q = |idx: &str, cols: &str, cmp: &str, first: &str| {
+        format!(
+            "SELECT {cols} FROM {table} FORCE INDEX ({}) WHERE {first} {cmp} ? ORDER BY {cols} LIMIT {limit}",
+            index_name(table, idx)
+        )
+    };
+    let [(m, mc), (r, rc), (p, pc)] = INDEXES;
+    vec![
+        q(m, mc, ">=", "productid"),
+        q(r, rc, ">", "cashregisterid"),
+        q(p, pc, ">=", "price"),
+    ]
+}
+
+fn point_sql(table: &str, keys: u32) -> String {
+    let list = vec!["?"; keys as usize].join(",");
+    format!("SELECT transactionid, productid, data FROM {table} WHERE transactionid IN ({list})")
+}
+
+impl Querier {
+    pub fn new(
+        conn: &mut mysql::Conn,
+        table: Arc<TableState>,
+        o: &IbenchOptions,
+        shape: QueryShape,
+        rng: Rng,
+    ) -> Result<Self> {
+        let sql = match shape {
+            QueryShape::Range => range_sql(&table.name, o.rows_per_query),
+            QueryShape::Point => vec![point_sql(&table.name, o.rows_per_query)],
+        };
+        let stmts = sql
+            .iter()
+            .map(|s| prepare(conn, s))
+            .collect::<Result<_>>()?;
+        Ok(Querier {
+            table,
+            shape,
+            sql,
+            stmts,
+            domains: [o.products, o.cashregisters, o.max_price],
+            rows_per_query: o.rows_per_query,
+            rng,
+        })
+    }
+}
+
+impl Worker for Querier {
+    fn event(&mut self, conn: &mut mysql::Conn, q: &mut QueryCounters) -> Result<(), EventError> {
+        let (i, params) = match self.shape {
+            QueryShape::Range => {
+                let i = self.rng.uniform(0, 2) as usize;
+                let v = self.rng.uniform(0, self.domains[i] - 1);
+                (i, vec![Value::Int(i64::from(v))])
+            }
+            QueryShape::Point => {
+                let (lo, hi) = (self.table.low_water(), self.table.high_water().max(1));
+                let span = (hi - lo + 1).max(1) as f64;
+                let ids = (0..self.rows_per_query)
+                    .map(|_| Value::Int(lo + (self.rng.uniform_f64() * span) as i64))
+                    .collect();
+                (0, ids)
+            }
+        };
+        let result = conn
+            .exec_iter(&self.stmts[i], Params::Positional(params))
+            .map_err(|e| classify_mysql_error(e, &self.sql[i]))?;
+        let mut rows = 0u64;
+        for row in result {
+            row.map_err(|e| classify_mysql_error(e, &self.sql[i]))?;
+            rows += 1;
+        }
+        self.table
+            .queries
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.table
+            .rows_fetched
+            .fetch_add(rows, std::sync::atomic::Ordering::Relaxed);
+        q.reads += 1;
+        Ok(())
+    }
+    fn reconnected(&mut self, conn: &mut mysql::Conn) -> Result<()> {
+        self.stmts = self
+            .sql
+            .iter()
+            .map(|s| prepare(conn, s))
+            .collect::<Result<_>>()?;
+        Ok(())
+    }
+    fn class(&self) -> usize {
+        QUERY
+    }
+    fn next_event(&mut self, _stopping: &dyn Fn() -> bool) -> bool {
+        !self.table.inserts_finished()
+    }
+}
+
+/// l.x: one 100-row INSERT, then the three indexes in one ALTER TABLE.
+pub struct Indexer {
+    insert: Inserter,
+    indexed: bool,
+}
+
+impl Indexer {
+    pub fn new(insert: Inserter) -> Self {
+        Indexer {
+            insert,
+            indexed: false,
+        }
+    }
+}
+
+impl Worker for Indexer {
+    fn event(&mut self, conn: &mut mysql::Conn, q: &mut QueryCounters) -> Result<(), EventError> {
+        if self.insert.done < self.insert.total {
+            return self.insert.insert(conn, q);
+        }
+        let sql = add_indexes(&self.insert.table.name);
+        conn.query_drop(&sql)
+            .map_err(|e| classify_mysql_error(e, &sql))?;
+        q.other += 1;
+        self.indexed = true;
+        Ok(())
+    }
+    fn reconnected(&mut self, conn: &mut mysql::Conn) -> Result<()> {
+        self.insert.reconnected(conn)
+    }
+    fn class(&self) -> usize {
+        if self.insert.done < self.insert.total {
+            INSERT
+        } else {
+            INDEX
+        }
+    }
+    fn next_event(&mut self, _stopping: &dyn Fn() -> bool) -> bool {
+        !self.indexed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_queries_use_their_covering_index() {
+        let q = range_sql("pi1", 10);
+        assert_eq!(
+            q[0],
+            "SELECT productid, customerid, price FROM pi1 FORCE INDEX (pi1_marketsegment) \
+             WHERE productid >= ? ORDER BY productid, customerid, price LIMIT 10"
+        );
+        assert!(
+            q[1].contains("WHERE cashregisterid > ? ORDER BY cashregisterid, customerid, price")
+        );
+        assert!(q[2].contains("FORCE INDEX (pi1_pdc) WHERE price >= ?"));
+        assert_eq!(point_sql("pi3", 10).matches('?').count(), 10);
+    }
+}
