@@ -63,7 +63,7 @@ mod tests {
             l.record(us * 1000);
         }
         let h = OriginalHistogram::of(&l);
-        assert_eq!(h.counts, [2, 1, 1, 0, 1, 0, 1, 1, 0, 1]);
+        assert_eq!(h.counts, [2, 1, 1, 0, 1, 1, 1, 1, 0, 1]);
         assert!((h.max_s - 20.0).abs() < 0.05, "{}", h.max_s);
         assert!((h.percents().iter().sum::<f64>() - 100.0).abs() < 1e-9);
     }

@@ -23,6 +23,7 @@ pub struct Target<'a> {
     /// The workers' server and account (any database; steps use `ib`).
     pub endpoint: &'a Endpoint,
     pub opts: &'a IbenchOptions,
+    /// Percentiles kept besides p50/p95/p99/p99.9 (may be empty).
     pub percentiles: &'a [f64],
 }
 
@@ -49,7 +50,12 @@ pub fn run_step(t: &Target, step: &Step, seed: u64) -> Result<(StepResult, RunRe
         time: t.opts.max_seconds,
         events: 0,
         rand_seed: seed,
-        percentiles: t.percentiles.to_vec(),
+        // The driver wants one for its interval line; p50..p99.9 are always kept.
+        percentiles: if t.percentiles.is_empty() {
+            vec![99.0]
+        } else {
+            t.percentiles.to_vec()
+        },
         ..RunOptions::default()
     };
     let endpoint = t.endpoint.clone().with_database(Some(DATABASE));
@@ -73,6 +79,9 @@ fn counts(w: &StepWorkload) -> Counts {
         c.short_deletes += t.short_deletes.load(Ordering::Relaxed);
         c.queries += t.queries.load(Ordering::Relaxed);
         c.rows_fetched += t.rows_fetched.load(Ordering::Relaxed);
+        for (sum, n) in c.range_queries.iter_mut().zip(&t.range_queries) {
+            *sum += n.load(Ordering::Relaxed);
+        }
     }
     c
 }

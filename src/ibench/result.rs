@@ -4,7 +4,9 @@
 
 use super::buckets::OriginalHistogram;
 use crate::driver::{LatencySummary, RunReport};
-use crate::workloads::ibench::{Step, StepKind, TableFacts, CLASSES, DELETE, INSERT, QUERY};
+use crate::workloads::ibench::{
+    QueryShape, Step, StepKind, TableFacts, CLASSES, DELETE, INSERT, QUERY,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -28,6 +30,9 @@ pub struct StepResult {
     pub short_deletes: u64,
     pub queries: u64,
     pub rows_fetched: u64,
+    /// Range steps: queries per index (market, register, pdc), the mix.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub range_queries: Option<[u64; 3]>,
     pub inserts_per_s: f64,
     pub deletes_per_s: f64,
     pub queries_per_s: f64,
@@ -126,6 +131,14 @@ impl StepResult {
             short_deletes: counts.short_deletes,
             queries: counts.queries,
             rows_fetched: counts.rows_fetched,
+            range_queries: matches!(
+                step.kind,
+                StepKind::Query {
+                    shape: QueryShape::Range,
+                    ..
+                }
+            )
+            .then_some(counts.range_queries),
             inserts_per_s: per_s(counts.rows_inserted),
             deletes_per_s: per_s(counts.rows_deleted),
             queries_per_s: per_s(statements(QUERY)),
@@ -159,6 +172,7 @@ pub struct Counts {
     pub short_deletes: u64,
     pub queries: u64,
     pub rows_fetched: u64,
+    pub range_queries: [u64; 3],
 }
 
 /// Share of the step's seconds at whose end the inserts were on schedule: no further behind

@@ -11,7 +11,7 @@ mod table;
 mod workload;
 
 pub use options::IbenchOptions;
-pub use roles::{CLASSES, DELETE, INDEX, INSERT, QUERY};
+pub use roles::{point_sql, range_sql, CLASSES, DELETE, INDEX, INSERT, QUERY};
 pub use schema::{TableFacts, DATABASE};
 pub use steps::{parse_steps, step, QueryShape, Step, StepKind, ALL_STEPS};
 pub use table::TableState;

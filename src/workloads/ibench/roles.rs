@@ -11,6 +11,7 @@ use crate::workloads::{classify_mysql_error, EventError, QueryCounters, Worker};
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
 use mysql::{Params, Value};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -194,7 +195,7 @@ pub struct Querier {
 }
 
 /// The three range queries (spec §2.2): covering scans of 10 entries from a random key.
-fn range_sql(table: &str, limit: u32) -> Vec<String> {
+pub fn range_sql(table: &str, limit: u32) -> Vec<String> {
     let q = |idx: &str, cols: &str, cmp: &str, first: &str| {
         format!(
             "SELECT {cols} FROM {table} FORCE INDEX ({}) WHERE {first} {cmp} ? ORDER BY {cols} LIMIT {limit}",
@@ -209,7 +210,7 @@ fn range_sql(table: &str, limit: u32) -> Vec<String> {
     ]
 }
 
-fn point_sql(table: &str, keys: u32) -> String {
+pub fn point_sql(table: &str, keys: u32) -> String {
     let list = vec!["?"; keys as usize].join(",");
     format!("SELECT transactionid, productid, data FROM {table} WHERE transactionid IN ({list})")
 }
@@ -267,12 +268,11 @@ impl Worker for Querier {
             row.map_err(|e| classify_mysql_error(e, &self.sql[i]))?;
             rows += 1;
         }
-        self.table
-            .queries
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.table
-            .rows_fetched
-            .fetch_add(rows, std::sync::atomic::Ordering::Relaxed);
+        self.table.queries.fetch_add(1, Ordering::Relaxed);
+        self.table.rows_fetched.fetch_add(rows, Ordering::Relaxed);
+        if self.shape == QueryShape::Range {
+            self.table.range_queries[i].fetch_add(1, Ordering::Relaxed);
+        }
         q.reads += 1;
         Ok(())
     }

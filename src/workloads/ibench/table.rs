@@ -21,6 +21,8 @@ pub struct TableState {
     pub short_deletes: AtomicU64,
     pub queries: AtomicU64,
     pub rows_fetched: AtomicU64,
+    /// Range queries per index (market, register, pdc): the mix.
+    pub range_queries: [AtomicU64; 3],
 }
 
 impl TableState {
@@ -39,6 +41,7 @@ impl TableState {
             short_deletes: AtomicU64::new(0),
             queries: AtomicU64::new(0),
             rows_fetched: AtomicU64::new(0),
+            range_queries: Default::default(),
         }
     }
 
