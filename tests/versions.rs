@@ -39,6 +39,10 @@ scenario = "default"
 version = "mariadb-11.4.5"
 [[workload]]
 workload = "oltp_point_select"
+[[workload]]
+workload = "insert-benchmark"
+steps = ["l.i0", "l.x", "l.i1", "qr100", "qp100"]
+options = { rows = 5000, rows_i1 = 1000, query_seconds = 1, cleanup_seconds = 0 }
 "#,
     )
     .unwrap();
@@ -84,4 +88,31 @@ workload = "oltp_point_select"
         .iter()
         .any(|n| n.as_str().unwrap().contains("code layout")));
     assert!(text.contains("| point_select | 1 |"), "{text}");
+    // The Insert Benchmark's steps are cells of both versions, with their own figures.
+    let cells = r["cells"].as_array().unwrap();
+    for variant in ["10.11", "11.4"] {
+        for step in ["l.i0", "l.x", "l.i1", "qr100", "qp100"] {
+            let c = cells
+                .iter()
+                .find(|c| c["variant"] == variant && c["step"] == step)
+                .unwrap_or_else(|| panic!("no {variant} {step} cell: {text}"));
+            assert_eq!(c["ok"], true, "{c}");
+            let rows = if step == "l.i0" { 5_000 } else { 5_100 };
+            assert_eq!(c["insert_benchmark"]["rows_after"], rows, "{c}");
+            assert!(c["tps"].as_f64().unwrap() > 0.0);
+        }
+        let qr = cells
+            .iter()
+            .find(|c| c["variant"] == variant && c["step"] == "qr100")
+            .unwrap();
+        assert_eq!(
+            qr["insert_benchmark"]["background"]["target_rows_per_s"],
+            100.0
+        );
+    }
+    assert!(
+        text.contains("Insert Benchmark background insert rate"),
+        "{text}"
+    );
+    assert!(text.contains("| qr100 | 1 |"), "{text}");
 }

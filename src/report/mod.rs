@@ -1,6 +1,7 @@
 //! Stage 5: reports. Tables computed once from a results document (or two, compared), rendered
 //! per format: Markdown, one self-contained HTML page with SVG charts, CSV, Go benchmark text.
 
+pub mod background;
 pub mod charts;
 pub mod compare;
 pub mod csv;

@@ -564,12 +564,14 @@ pub fn validity(s: &Subject) -> Table {
 
 /// The tables a reader looks at first: throughput, changes, cost.
 pub fn headline(s: &Subject) -> Vec<Table> {
-    vec![
+    let mut t = vec![
         absolute_throughput(s),
         relative_throughput(s),
         ratio_by_threads(s),
-        cost(s),
-    ]
+    ];
+    t.extend(super::background::background_rate(s));
+    t.push(cost(s));
+    t
 }
 
 /// The tables that explain a change or check a result: latency, resources, validity.
