@@ -543,6 +543,36 @@ options = { db_ps_mode = "disable", range-size = 50 }
         assert_eq!(s.workloads[0].label(), "point_select");
     }
 
+    #[test]
+    fn an_insert_benchmark_entry_is_a_cell_per_step_at_its_client_count() {
+        let text = format!(
+            "{OK}[[workload]]\nworkload = \"insert-benchmark\"\nsteps = [\"l.i0\", \"qr500\"]\noptions = {{ clients = 2, rows-i1 = 10 }}\n"
+        );
+        let s = parse(&text, "t.toml").unwrap();
+        let w = &s.workloads[1];
+        assert_eq!(s.ibench_options(w).unwrap().rows_i1, 10);
+        assert_eq!(
+            s.cells(),
+            [
+                ("point_select".to_string(), 1),
+                ("point_select".to_string(), 2),
+                ("l.i0".to_string(), 2),
+                ("qr500".to_string(), 2)
+            ]
+        );
+        assert_eq!(
+            s.cost_steps().len(),
+            1,
+            "cost mode runs sysbench workloads only"
+        );
+        let bad_step = text.replace("qr500", "qz500");
+        assert!(err(&bad_step).contains("unknown Insert Benchmark step 'qz500'"));
+        let bad_option = text.replace("rows-i1", "rowz");
+        assert!(err(&bad_option).contains("rowz"), "{}", err(&bad_option));
+        let steps_elsewhere = OK.replace("options = {", "steps = [\"l.i0\"]\noptions = {");
+        assert!(err(&steps_elsewhere).contains("steps are for insert-benchmark only"));
+    }
+
     fn err(text: &str) -> String {
         let e = parse(text, "s.toml").unwrap_err();
         assert!(crate::error::is_usage(&e));
