@@ -128,7 +128,23 @@ pub fn probed(
     }
     latency_ms.insert("max".into(), lat.max_ms());
     latency_ms.insert("avg".into(), lat.avg_ms());
-    let per_second_tps: Vec<f64> = report.seconds.iter().map(|s| s.tps).collect();
+    let per_second_tps: Vec<f64> = match &measured.insert_benchmark {
+        // The step's own operations: queries, or inserted rows (the writers' statements
+        // and the other classes would blur a trend).
+        Some(ib) => report
+            .seconds
+            .iter()
+            .map(|s| {
+                let (class, rows) = if ib.unit == "queries/s" {
+                    (crate::workloads::ibench::QUERY, 1)
+                } else {
+                    (crate::workloads::ibench::INSERT, ib.rows_per_statement)
+                };
+                (s.classes[class].transactions * rows) as f64 / s.duration.max(1e-9)
+            })
+            .collect(),
+        None => report.seconds.iter().map(|s| s.tps).collect(),
+    };
     let resources = Resources {
         server_cpu_us_per_txn: per(server.cpu_us as f64),
         client_cpu_us_per_txn: per(report.cpu.total_s() * 1e6),
