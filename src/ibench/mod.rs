@@ -45,19 +45,7 @@ pub fn run_step(t: &Target, step: &Step, seed: u64) -> Result<(StepResult, RunRe
         ))
     })?;
     let workload = StepWorkload::new(step.clone(), t.opts.clone(), tables);
-    let ropts = RunOptions {
-        threads: workload.threads() as i64,
-        time: t.opts.max_seconds,
-        events: 0,
-        rand_seed: seed,
-        // The driver wants one for its interval line; p50..p99.9 are always kept.
-        percentiles: if t.percentiles.is_empty() {
-            vec![99.0]
-        } else {
-            t.percentiles.to_vec()
-        },
-        ..RunOptions::default()
-    };
+    let ropts = run_options(t, workload.threads(), seed);
     let endpoint = t.endpoint.clone().with_database(Some(DATABASE));
     let report = driver::measure(&workload, &endpoint, &ropts, seed, &mut std::io::sink())
         .with_context(|| format!("Insert Benchmark step {}", step.name))?;
@@ -69,6 +57,23 @@ pub fn run_step(t: &Target, step: &Step, seed: u64) -> Result<(StepResult, RunRe
         .collect::<Result<Vec<_>>>()?;
     let result = StepResult::build(step, t.opts.clients, &report, &counts, after);
     Ok((result, report))
+}
+
+/// The driver options of a step, for its run and for its document.
+fn run_options(t: &Target, threads: usize, seed: u64) -> RunOptions {
+    RunOptions {
+        threads: threads as i64,
+        time: t.opts.max_seconds,
+        events: 0,
+        rand_seed: seed,
+        // The driver wants one for its interval line; p50..p99.9 are always kept.
+        percentiles: if t.percentiles.is_empty() {
+            vec![99.0]
+        } else {
+            t.percentiles.to_vec()
+        },
+        ..RunOptions::default()
+    }
 }
 
 fn counts(w: &StepWorkload) -> Counts {
@@ -89,24 +94,18 @@ fn counts(w: &StepWorkload) -> Counts {
 /// The step's bench document: the sysbench workloads' format, plus the step's figures.
 pub fn write_json(
     dir: &Path,
+    t: &Target,
     result: &StepResult,
     report: &RunReport,
-    opts: &IbenchOptions,
-    endpoint: &Endpoint,
     command_line: &[String],
 ) -> Result<()> {
-    let workload_options = serde_json::to_value(opts).context("recording the options")?;
+    let workload_options = serde_json::to_value(t.opts).context("recording the options")?;
     let ctx = RunContext {
-        endpoint,
+        endpoint: t.endpoint,
         workload_options: &workload_options,
         command_line,
     };
-    let ropts = RunOptions {
-        threads: report.threads as i64,
-        time: opts.max_seconds,
-        rand_seed: report.seed,
-        ..RunOptions::default()
-    };
+    let ropts = run_options(t, report.threads, report.seed);
     let extra = serde_json::to_value(result).context("recording the step")?;
     let mut doc = driver::json_document(report, &ropts, &ctx);
     doc.insert_benchmark = Some(&extra);
@@ -145,7 +144,7 @@ pub fn run_sequence(
         write!(out, "{}", text::step_block(&result))?;
         out.flush()?;
         if let Some(dir) = json_dir {
-            write_json(dir, &result, &report, t.opts, t.endpoint, command_line)?;
+            write_json(dir, t, &result, &report, command_line)?;
         }
         results.push(result);
         previous = Some(step);

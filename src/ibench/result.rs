@@ -13,12 +13,16 @@ use std::collections::BTreeMap;
 /// The SLA of the original: the background insert rate reaches 95% of its target.
 pub const TARGET_SHARE: f64 = 0.95;
 
+const QUERIES_PER_S: &str = "queries/s";
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StepResult {
     pub step: String,
     /// The step's headline figure: inserts/s (l.i*), indexed rows/s (l.x), queries/s (q*).
     pub throughput: f64,
     pub unit: String,
+    /// What `throughput` counts: rows inserted, rows indexed, or queries.
+    pub operations: u64,
     pub clients: u32,
     pub seconds: f64,
     pub rows_per_statement: u64,
@@ -89,7 +93,7 @@ impl StepResult {
                 counts.rows_inserted,
             ),
             StepKind::Index => (per_s(rows_after), "indexed rows/s", rows_after),
-            StepKind::Query { .. } => (per_s(counts.queries), "queries/s", counts.queries),
+            StepKind::Query { .. } => (per_s(counts.queries), QUERIES_PER_S, counts.queries),
         };
         let background = step.rate().map(|r| {
             let target = r as f64 * clients as f64;
@@ -121,6 +125,7 @@ impl StepResult {
             step: step.name.clone(),
             throughput,
             unit: unit.into(),
+            operations: ops,
             clients,
             seconds,
             rows_per_statement: step.rows_per_commit,
@@ -153,6 +158,11 @@ impl StepResult {
             rows_after,
             incomplete: statements(INSERT) < step.statements * clients as u64,
         }
+    }
+
+    /// A query step: its operations are queries, not rows.
+    pub fn counts_queries(&self) -> bool {
+        self.unit == QUERIES_PER_S
     }
 
     pub fn fetched_per_query(&self) -> f64 {

@@ -68,11 +68,7 @@ pub fn step_block(r: &StepResult) -> String {
             let _ = writeln!(s, "{:>9.3}", h.max_s);
         }
     }
-    let op = if r.unit == "queries/s" {
-        "query"
-    } else {
-        "row"
-    };
+    let op = if r.counts_queries() { "query" } else { "row" };
     let _ = writeln!(
         s,
         "  client CPU {:.2} s, {:.2} us per {op}; errors {}, reconnects {}{}{}\n",

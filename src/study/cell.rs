@@ -117,7 +117,7 @@ pub fn probed(
     let foreign_us = machine.busy_us as f64 - server.cpu_us as f64 - client.cpu_us as f64 - perf_us;
     // The headline class: an Insert Benchmark query step's queries, else every statement.
     let lat = match &measured.insert_benchmark {
-        Some(ib) if ib.unit == "queries/s" => {
+        Some(ib) if ib.counts_queries() => {
             t.classes[crate::workloads::ibench::QUERY].latency.clone()
         }
         _ => t.latency(),
@@ -135,7 +135,7 @@ pub fn probed(
             .seconds
             .iter()
             .map(|s| {
-                let (class, rows) = if ib.unit == "queries/s" {
+                let (class, rows) = if ib.counts_queries() {
                     (crate::workloads::ibench::QUERY, 1)
                 } else {
                     (crate::workloads::ibench::INSERT, ib.rows_per_statement)

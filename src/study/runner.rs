@@ -582,16 +582,9 @@ fn ibench_sequence(
         let seed = cell_seed(c.base_seed, c.round, &key.step, opts.clients);
         let measured = cell::probed(&key, &c.study.limits, None, &target, || {
             let (result, report) = crate::ibench::run_step(&ib, step, seed)?;
-            let ops = if result.unit == "queries/s" {
-                result.queries
-            } else if step.kind == crate::workloads::ibench::StepKind::Index {
-                result.rows_after
-            } else {
-                result.rows_inserted
-            };
             Ok(cell::Measured {
                 throughput: result.throughput,
-                ops,
+                ops: result.operations,
                 report,
                 insert_benchmark: Some(result),
             })

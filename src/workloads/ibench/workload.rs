@@ -93,18 +93,18 @@ impl Workload for StepWorkload {
         // One stream per (table, role): the same seed gives the same rows and queries.
         let rng = Rng::for_stream(seed, thread as u64);
         let s = &self.step;
+        let inserter = |conn: &mut mysql::Conn, table, rng| {
+            Inserter::new(
+                conn,
+                table,
+                &self.opts,
+                s.rows_per_commit,
+                s.statements,
+                rng,
+            )
+        };
         let w: Box<dyn Worker> = match role {
-            Role::Insert => Box::new(
-                Inserter::new(
-                    conn,
-                    table,
-                    &self.opts,
-                    s.rows_per_commit,
-                    s.statements,
-                    rng,
-                )?
-                .throttled(self.period()),
-            ),
+            Role::Insert => Box::new(inserter(conn, table, rng)?.throttled(self.period())),
             Role::Delete => Box::new(Deleter::new(conn, table, s.rows_per_commit, s.statements)?),
             Role::Query => {
                 let StepKind::Query { shape, .. } = s.kind else {
@@ -112,14 +112,7 @@ impl Workload for StepWorkload {
                 };
                 Box::new(Querier::new(conn, table, &self.opts, shape, rng)?)
             }
-            Role::Index => Box::new(Indexer::new(Inserter::new(
-                conn,
-                table,
-                &self.opts,
-                s.rows_per_commit,
-                s.statements,
-                rng,
-            )?)),
+            Role::Index => Box::new(Indexer::new(inserter(conn, table, rng)?)),
         };
         Ok(w)
     }
