@@ -1,37 +1,144 @@
-//! Cost mode against a real server under callgrind: instructions per transaction repeat.
+//! Cost mode against real servers under callgrind: one connection, the thread that served it,
+//! and the self-check that catches a window carrying work the others do not.
 
+mod common;
+
+use common::{psbench, results, text};
+use mysql::prelude::Queryable;
 use psbench::server::{Home, Sandbox, SandboxSpec};
-use psbench::study::{cost, dataset};
+use psbench::study::cost::{self, Plan, TOLERANCE};
+use psbench::study::dataset;
 use psbench::workloads::sysbench::{sysbench_workload, OltpOptions};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Child, Command};
 use std::time::Duration;
 
-#[test]
-fn instructions_per_transaction_repeat_within_half_a_percent() {
-    let home = tempfile::tempdir().unwrap();
-    let h = Home::new(home.path());
+fn start_under_callgrind(home: &Path) -> (Sandbox, std::path::PathBuf, OltpOptions) {
+    let h = Home::new(home);
     let opts = OltpOptions {
         table_size: 1000,
         ..OltpOptions::default()
     };
     let data = dataset::prepared(&h, None, &opts, &mut std::io::sink()).unwrap();
-    let dumps = home.path().join("cg");
+    let dumps = home.join("cg");
     std::fs::create_dir_all(&dumps).unwrap();
     let mut spec = SandboxSpec::new("cost", h);
     spec.options = cost::valgrind_options();
     spec.wrapper = cost::wrapper(&dumps).unwrap();
     spec.datadir_from = Some(data);
     spec.ready_timeout = Duration::from_secs(180);
-    let sb = Sandbox::start(spec).unwrap();
+    (Sandbox::start(spec).unwrap(), dumps, opts)
+}
+
+fn plan() -> Plan {
+    Plan {
+        warmup: 200,
+        windows: vec![500, 1000, 1500],
+    }
+}
+
+/// Keeps one core busy until dropped (killed by its own pid).
+struct Burner(Child);
+
+impl Burner {
+    fn start() -> Burner {
+        Burner(
+            Command::new("sh")
+                .args(["-c", "while :; do :; done"])
+                .spawn()
+                .unwrap(),
+        )
+    }
+}
+
+impl Drop for Burner {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_burst_in_one_window_is_caught_as_unstable_and_the_same_variant_repeats_under_load() {
+    let home = tempfile::tempdir().unwrap();
+    let (sb, dumps, opts) = start_under_callgrind(home.path());
     let w = sysbench_workload("oltp_point_select", &opts).unwrap();
-    let a = cost::measure(&sb, w.as_ref(), [1000, 3000], 200, &dumps, 7).unwrap();
-    let b = cost::measure(&sb, w.as_ref(), [1000, 3000], 0, &dumps, 7).unwrap();
-    eprintln!("Ir/txn: {:.0} and {:.0}", a.ir_per_txn, b.ir_per_txn);
-    // A point select costs tens of thousands of instructions (42.7k on 10.11 per the spec).
+
+    // A one-off burst on the measured connection before the middle window of each attempt:
+    // a full scan (about 100 point selects' worth of instructions) counted in that window only.
+    let mut injected = Vec::new();
+    let mut burst = |attempt: u32, window: usize, conn: &mut mysql::Conn| {
+        if window == 1 {
+            injected.push(attempt);
+            conn.query_drop("SELECT SUM(LENGTH(c)) FROM sbtest1")?;
+        }
+        Ok(())
+    };
+    let m = cost::measure_with(&sb, w.as_ref(), &plan(), &dumps, 11, &mut burst).unwrap();
+    eprintln!("with a burst: {:?}", m.estimates);
+    assert_eq!(injected, vec![1, 2], "measured once and repeated once");
+    assert!(m.unstable, "a burst in one window was averaged in: {m:?}");
+    assert_eq!(m.windows.len(), 6, "every window of both attempts is kept");
+    assert_eq!(m.estimates.len(), 2);
+    let threads: Vec<u32> = m.windows.iter().map(|w| w.thread).collect();
     assert!(
-        a.ir_per_txn > 10_000.0 && a.ir_per_txn < 200_000.0,
-        "{}",
-        a.ir_per_txn
+        threads.iter().all(|t| *t == threads[0]),
+        "one serving thread: {threads:?}"
     );
-    let diff = (a.ir_per_txn - b.ir_per_txn).abs() / a.ir_per_txn;
-    assert!(diff < 0.005, "{} vs {}", a.ir_per_txn, b.ir_per_txn);
+
+    // The same variant three times while another process keeps a core busy: each is stable
+    // and all three agree within the tolerance.
+    let _burner = Burner::start();
+    let runs: Vec<f64> = (0..3)
+        .map(|i| {
+            let m = cost::measure(&sb, w.as_ref(), &plan(), &dumps, 20 + i).unwrap();
+            assert!(!m.unstable, "a plain measurement was unstable: {m:?}");
+            assert_eq!(m.windows.len(), 3, "{m:?}");
+            m.ir_per_txn
+        })
+        .collect();
+    eprintln!("under load: {runs:?}");
+    let lo = runs.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = runs.iter().copied().fold(0.0, f64::max);
+    assert!(
+        lo > 10_000.0 && hi < 200_000.0,
+        "a point select costs tens of thousands of instructions: {runs:?}"
+    );
+    assert!((hi - lo) / lo <= TOLERANCE, "repeats differ: {runs:?}");
+}
+
+#[test]
+fn performance_schema_scenarios_cost_in_the_order_they_must() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let o = psbench(&tmp.path().join("home"))
+        .args(["run", "pfs-overhead", "--cost", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    let r = results(&out);
+    let mut cost = BTreeMap::new();
+    for c in r["cost"].as_array().unwrap() {
+        assert_eq!(c["ok"], true, "{c}");
+        assert!(c["unstable"].is_null(), "unstable: {c}");
+        assert!(c["windows"].as_array().unwrap().len() >= 3, "{c}");
+        cost.insert(
+            c["variant"].as_str().unwrap().to_string(),
+            c["ir_per_txn"].as_f64().unwrap(),
+        );
+    }
+    eprintln!("{cost:?}");
+    assert!(cost.len() >= 10, "{cost:?}");
+    let ratio = |v: &str| cost[v] / cost["ps_off"];
+    // performance_schema on with nothing enabled still costs its hooks.
+    assert!(ratio("all_disabled") >= 1.02, "{cost:?}");
+    assert!(cost["default"] > cost["all_disabled"], "{cost:?}");
+    for (v, ir) in &cost {
+        if v != "all_enabled" {
+            assert!(cost["all_enabled"] > *ir, "all_enabled vs {v}: {cost:?}");
+        }
+    }
 }

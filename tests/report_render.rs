@@ -254,3 +254,33 @@ fn documents_without_common_cells_cannot_be_compared() {
     assert!(psbench::error::is_usage(&e), "{e:#}");
     assert!(format!("{e}").contains("nothing to compare"), "{e}");
 }
+
+#[test]
+fn a_document_of_two_cost_windows_loads_with_its_windows() {
+    // The fixture was written when cost mode kept two windows as `events` and `ir`.
+    let r = fixture();
+    let c = r.cost.iter().find(|c| c.ok).expect("a cost result");
+    assert_eq!(c.windows.len(), 2, "{c:?}");
+    assert!(c.windows.iter().all(|w| w.attempt == 1 && w.ir > 0));
+    assert_eq!(c.counted_transactions(), 600, "{c:?}");
+    let per_txn = (c.windows[1].ir - c.windows[0].ir) as f64 / 600.0;
+    assert!((per_txn - c.ir_per_txn).abs() < 1.0, "{c:?}");
+    let text = serde_json::to_string(&r).unwrap();
+    assert!(text.contains("\"windows\"") && !text.contains("\"ir\": ["));
+}
+
+#[test]
+fn an_unstable_cost_is_marked_with_its_estimates() {
+    let mut r = fixture();
+    let c = r.cost.iter_mut().find(|c| c.ok).unwrap();
+    c.unstable = true;
+    c.estimates = vec![41_000.0, 42_500.0];
+    let variant = c.variant.clone();
+    let md = render(&Subject::study(r, FIXTURE), Format::Md).unwrap();
+    let validity = &md[md.find("### Validity").expect("a validity table")..];
+    assert!(
+        validity.contains(&format!("| cost | {variant} | 1/1 |"))
+            && validity.contains("cost unstable (estimates 41000, 42500)"),
+        "{validity}"
+    );
+}

@@ -24,7 +24,7 @@ warmup = 0.3
 [dataset]
 table_size = 1000
 [cost]
-events = [300, 900]
+events = [300, 600, 900]
 warmup_events = 50
 [[variant]]
 name = "ps_off"
@@ -181,6 +181,16 @@ fn bad_variant_option_and_bad_file_are_usage_errors() {
     assert_eq!(
         String::from_utf8_lossy(&o.stderr).trim().lines().count(),
         1,
+        "{t}"
+    );
+
+    // Cost mode needs three growing windows, each a whole number of blocks.
+    let two = write_study(tmp.path(), &TINY.replace("[300, 600, 900]", "[300, 900]"));
+    let o = psbench(tmp.path()).arg("run").arg(&two).output().unwrap();
+    let t = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(
+        t.contains("cost.events") && t.contains("three or more") && t.contains("[300, 900]"),
         "{t}"
     );
 

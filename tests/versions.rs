@@ -28,7 +28,7 @@ warmup = 0.3
 [dataset]
 table_size = 1000
 [cost]
-events = [300, 900]
+events = [300, 600, 900]
 warmup_events = 50
 [[variant]]
 name = "10.11"

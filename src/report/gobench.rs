@@ -95,7 +95,7 @@ pub fn render(subject: &Subject) -> String {
             "BenchmarkCost/step={}/variant={} {} {} instructions/op",
             name_value(&c.step),
             name_value(&c.variant),
-            c.events[1].saturating_sub(c.events[0]).max(1),
+            c.counted_transactions().max(1),
             value(c.ir_per_txn)
         );
     }

@@ -106,6 +106,21 @@ impl Change {
 pub const FLAG: &str = "⚑";
 
 /// The legend line of a table with flagged values.
+/// A column of row labels.
+pub fn label(s: &str) -> Column {
+    Column {
+        name: s.to_string(),
+        kind: Kind::Label,
+    }
+}
+
+pub fn column(name: impl Into<String>, kind: Kind) -> Column {
+    Column {
+        name: name.into(),
+        kind,
+    }
+}
+
 pub fn flag_legend() -> String {
     format!("{FLAG} some rounds behind this value carry validity flags or failed: see Validity.")
 }

@@ -4,6 +4,7 @@
 pub mod background;
 pub mod charts;
 pub mod compare;
+pub mod cost_table;
 pub mod csv;
 pub mod files;
 pub mod gobench;

@@ -2,7 +2,7 @@
 //! each output format: throughput absolute and relative, per-thread ratios, latency,
 //! resources, status counters, cost mode and validity.
 
-use super::grid::{change_legend, flag_legend, Change, Column, Kind, Table, Value};
+use super::grid::{change_legend, column, flag_legend, label, Change, Column, Kind, Table, Value};
 use super::subject::{Pair, Subject};
 use crate::results::{CellResult, Flag, StudyResults};
 use crate::stats::{compare, median, Comparison, Summary};
@@ -129,20 +129,6 @@ fn throughput_pairs(s: &Subject) -> Vec<&Pair> {
         .iter()
         .filter(|p| measured.contains(&p.new) && measured.contains(&p.base))
         .collect()
-}
-
-fn label(s: &str) -> Column {
-    Column {
-        name: s.to_string(),
-        kind: Kind::Label,
-    }
-}
-
-fn column(name: impl Into<String>, kind: Kind) -> Column {
-    Column {
-        name: name.into(),
-        kind,
-    }
 }
 
 fn rounds_note(res: &StudyResults) -> String {
@@ -423,59 +409,6 @@ pub fn status(s: &Subject) -> Table {
     }
 }
 
-/// Cost mode: instructions per transaction per variant, and each pair's ratio.
-pub fn cost(s: &Subject) -> Table {
-    let res = &s.results;
-    let mut steps: Vec<String> = Vec::new();
-    for c in &res.cost {
-        if !steps.contains(&c.step) {
-            steps.push(c.step.clone());
-        }
-    }
-    let variants: Vec<String> = super::subject::variants(res)
-        .into_iter()
-        .filter(|v| res.cost.iter().any(|c| &c.variant == v))
-        .collect();
-    let pairs: Vec<&Pair> = s
-        .pairs
-        .iter()
-        .filter(|p| variants.contains(&p.new) && variants.contains(&p.base))
-        .collect();
-    let ir = |v: &str, step: &str| res.cost_for(v, step).filter(|c| c.ok).map(|c| c.ir_per_txn);
-    let mut columns = vec![label("step")];
-    columns.extend(variants.iter().map(|v| column(v.as_str(), Kind::Number)));
-    columns.extend(pairs.iter().map(|p| column(p.label(), Kind::Ratio)));
-    let rows = steps
-        .iter()
-        .map(|step| {
-            let mut row = vec![Value::Text(step.clone())];
-            row.extend(variants.iter().map(|v| match res.cost_for(v, step) {
-                Some(c) if c.ok => Value::Number(c.ir_per_txn),
-                Some(_) => Value::Missing("failed".into()),
-                None => Value::Missing("—".into()),
-            }));
-            row.extend(
-                pairs
-                    .iter()
-                    .map(|p| match (ir(&p.new, step), ir(&p.base, step)) {
-                        (Some(n), Some(b)) if b > 0.0 => Value::Ratio(n / b),
-                        _ => Value::Missing("—".into()),
-                    }),
-            );
-            row
-        })
-        .collect();
-    Table {
-        id: "cost".into(),
-        title: "Cost mode: instructions per transaction".into(),
-        note: "Instructions per transaction under callgrind (user space, one connection, no contention): the difference between two windows of transactions divided by the difference in transactions; ratios new / base. Path length, not contention: do not mix with throughput.".into(),
-        columns,
-        rows,
-        legend: Vec::new(),
-        when_empty: "No cost-mode results.".into(),
-    }
-}
-
 pub fn flag_name(f: Flag) -> &'static str {
     match f {
         Flag::ClientBound => "client-bound",
@@ -525,14 +458,25 @@ pub fn validity(s: &Subject) -> Table {
             Value::Text(errors),
         ]);
     }
-    for c in res.cost.iter().filter(|c| !c.ok) {
+    for c in res.cost.iter().filter(|c| !c.ok || c.unstable) {
+        let estimates = c
+            .estimates
+            .iter()
+            .map(|e| format!("{e:.0}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let attempts = c.windows.iter().map(|w| w.attempt).max().unwrap_or(1);
         rows.push(vec![
             Value::Text(c.step.clone()),
             Value::Text("cost".into()),
             Value::Text(c.variant.clone()),
-            Value::Text("0/1".into()),
-            Value::Text("0".into()),
-            Value::Text(String::new()),
+            Value::Text(if c.ok { "1/1" } else { "0/1" }.into()),
+            Value::Text(attempts.saturating_sub(1).to_string()),
+            Value::Text(if c.unstable {
+                format!("cost unstable (estimates {estimates})")
+            } else {
+                String::new()
+            }),
             Value::Text(c.error.clone().unwrap_or_default()),
         ]);
     }
@@ -570,7 +514,7 @@ pub fn headline(s: &Subject) -> Vec<Table> {
         ratio_by_threads(s),
     ];
     t.extend(super::background::background_rate(s));
-    t.push(cost(s));
+    t.push(super::cost_table::cost(s));
     t
 }
 

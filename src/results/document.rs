@@ -13,6 +13,10 @@ pub const FORMAT: &str = "psbench-study";
 pub const VERSION: u32 = 1;
 pub const FILE_NAME: &str = "results.json";
 
+/// Cost mode's self-check: consecutive marginal estimates of instructions per transaction may
+/// differ by at most this share of the lower; beyond it, a measurement is `unstable`.
+pub const COST_TOLERANCE: f64 = 0.002;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StudyResults {
     pub format: String,
@@ -127,10 +131,88 @@ pub struct CostResult {
     pub ok: bool,
     #[serde(default)]
     pub error: Option<String>,
-    /// Instructions (callgrind Ir) per transaction, marginal between the two windows.
+    /// Instructions (callgrind Ir) per transaction: between the first and last windows of
+    /// the last attempt, divided by the transactions between them.
     pub ir_per_txn: f64,
-    pub events: [u32; 2],
-    pub ir: [u64; 2],
+    /// Every counted window of every attempt, in the order counted.
+    #[serde(default)]
+    pub windows: Vec<CostWindow>,
+    /// The last attempt's marginal estimates (instructions between consecutive windows over
+    /// the transactions between them).
+    #[serde(default)]
+    pub estimates: Vec<f64>,
+    /// The estimates disagreed beyond the tolerance in the measurement and in its repeat.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unstable: bool,
+    /// Wall seconds this result took, its server's start under valgrind included when it was
+    /// the variant's first step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
+    /// Documents written before windows were recorded held two windows here; read only.
+    #[serde(default, skip_serializing)]
+    events: Option<[u32; 2]>,
+    #[serde(default, skip_serializing)]
+    ir: Option<[u64; 2]>,
+}
+
+/// One counted cost window.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CostWindow {
+    /// 1 for the measurement, 2 for its repeat.
+    pub attempt: u32,
+    pub events: u32,
+    pub ir: u64,
+    /// The serving thread's number in callgrind's dumps (absent in upgraded documents).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thread: Option<u32>,
+}
+
+impl CostResult {
+    pub fn new(variant: &str, step: &str) -> CostResult {
+        CostResult {
+            variant: variant.to_string(),
+            step: step.to_string(),
+            ok: false,
+            error: None,
+            ir_per_txn: 0.0,
+            windows: Vec::new(),
+            estimates: Vec::new(),
+            unstable: false,
+            seconds: None,
+            events: None,
+            ir: None,
+        }
+    }
+
+    /// Transactions between the first and last windows of the last attempt: what
+    /// `ir_per_txn` was divided by.
+    pub fn counted_transactions(&self) -> u64 {
+        let last = self.windows.last().map_or(0, |w| w.attempt);
+        let of_last: Vec<&CostWindow> = self.windows.iter().filter(|w| w.attempt == last).collect();
+        match (of_last.first(), of_last.last()) {
+            (Some(a), Some(b)) => b.events.saturating_sub(a.events) as u64,
+            _ => 0,
+        }
+    }
+
+    /// A document of the two-window layout: its windows become attempt 1's.
+    fn upgrade(&mut self) {
+        if let (Some(events), Some(ir), true) = (self.events, self.ir, self.windows.is_empty()) {
+            if self.ok {
+                self.windows = (0..2)
+                    .map(|i| CostWindow {
+                        attempt: 1,
+                        events: events[i],
+                        ir: ir[i],
+                        thread: None,
+                    })
+                    .collect();
+                self.estimates = vec![self.ir_per_txn];
+            }
+        }
+        self.events = None;
+        self.ir = None;
+    }
 }
 
 impl StudyResults {
@@ -185,8 +267,12 @@ pub fn parse(text: &str, origin: &str) -> Result<StudyResults> {
         )))
         }
     }
-    serde_json::from_value(v)
-        .map_err(|e| usage(format!("{origin}: malformed psbench results: {e}")))
+    let mut res: StudyResults = serde_json::from_value(v)
+        .map_err(|e| usage(format!("{origin}: malformed psbench results: {e}")))?;
+    for c in &mut res.cost {
+        c.upgrade();
+    }
+    Ok(res)
 }
 
 /// Serialise to a temporary file beside `path` and rename it over `path`, so that a reader

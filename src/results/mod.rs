@@ -3,5 +3,7 @@
 pub mod document;
 pub mod provenance;
 
-pub use document::{CellKey, CellResult, CostResult, Flag, Resources, StudyResults};
+pub use document::{
+    CellKey, CellResult, CostResult, CostWindow, Flag, Resources, StudyResults, COST_TOLERANCE,
+};
 pub use provenance::{Host, VariantProvenance};

@@ -1,18 +1,30 @@
-//! Cost mode: the server runs under `valgrind --tool=callgrind`; after a warm-up, two windows
-//! of a fixed number of transactions on one connection are counted, and instructions per
-//! transaction = (Ir(N2) − Ir(N1)) / (N2 − N1), which cancels connect and prepare costs.
-//! Deterministic (repeats agree within 0.15%), but it sees path length, not contention.
+//! Cost mode: the server runs under `valgrind --tool=callgrind`. One connection is opened and
+//! warmed up, then three or more windows run on that same connection, each a whole number of
+//! replays of one block of transactions (the first window is one block; every replay draws
+//! the same rows). Each window's instructions are those of the server thread that served the
+//! connection, matched across dumps. Marginal estimates (instructions between consecutive
+//! windows over the transactions between them) cancel whatever is fixed per window and, since
+//! every block is the same work, must agree within [`TOLERANCE`]; otherwise the windows are
+//! measured once more, and a second disagreement is recorded as `cost unstable` with every
+//! estimate (docs/cost-mode.md).
 
-use crate::driver::{self, RunOptions};
-use crate::error::usage;
+use super::callgrind::{self, Dump};
 use crate::server::{Endpoint, Sandbox, ServerOption};
-use crate::workloads::Workload;
+use crate::workloads::{EventError, QueryCounters, Workload};
 use anyhow::{bail, Context, Result};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-/// Server options needed under valgrind (spec/pfs-scenarios.md §5.4): io_uring hangs, and the
-/// default 8 TB buffer-pool reservation cannot be mapped.
+pub use super::callgrind::{parse_total_ir, wrapper};
+
+/// How far consecutive marginal estimates may differ (relative to the lower): stated once, in
+/// the results schema that records what `unstable` means.
+pub const TOLERANCE: f64 = crate::results::COST_TOLERANCE;
+
+/// Measurements of a variant: the first, and one repeat when its estimates disagree.
+pub const ATTEMPTS: u32 = 2;
+
+/// Server options needed under valgrind (docs/cost-mode.md): io_uring hangs,
+/// and the default 8 TB buffer-pool reservation cannot be mapped.
 pub fn valgrind_options() -> Vec<ServerOption> {
     vec![
         ServerOption::new("innodb_use_native_aio", "OFF"),
@@ -21,155 +33,272 @@ pub fn valgrind_options() -> Vec<ServerOption> {
     ]
 }
 
-/// The wrapper that runs the server under callgrind, with instrumentation off until asked.
-pub fn wrapper(out_dir: &Path) -> Result<Vec<String>> {
-    if which("valgrind").is_none() || which("callgrind_control").is_none() {
-        return Err(usage(
-            "cost mode needs valgrind and callgrind_control (Debian package valgrind; bash scripts/setup.sh installs it)",
-        ));
-    }
-    Ok(vec![
-        "valgrind".into(),
-        "--tool=callgrind".into(),
-        "--instr-atstart=no".into(),
-        // One count per thread: the connection's thread does the transactions; InnoDB's
-        // background threads add time-dependent work that would make repeats differ.
-        "--separate-threads=yes".into(),
-        format!(
-            "--callgrind-out-file={}/callgrind.out.%p",
-            out_dir.display()
-        ),
-    ])
+/// What to count: warm-up transactions, then windows of growing transaction counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// Transactions of fresh draws before the block's own untimed replay.
+    pub warmup: u32,
+    /// Transactions per window: the first is the block, the others whole multiples of it.
+    pub windows: Vec<u32>,
 }
 
-fn which(prog: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join(prog))
-            .find(|p| p.is_file())
-    })
-}
-
-fn control(args: &[&str], pid: i32) -> Result<()> {
-    let out = Command::new("callgrind_control")
-        .args(args)
-        .arg(pid.to_string())
-        .output()
-        .context("running callgrind_control")?;
-    if !out.status.success() {
-        bail!(
-            "callgrind_control {} {pid} failed: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
-    }
-    Ok(())
-}
-
-fn run_events(workload: &dyn Workload, ep: &Endpoint, events: u32, seed: u64) -> Result<()> {
-    let opts = RunOptions {
-        threads: 1,
-        time: 0.0,
-        events: events as i64,
-        rand_seed: seed,
-        ..RunOptions::default()
-    };
-    let ctx = driver::RunContext {
-        endpoint: ep,
-        workload_options: &serde_json::Value::Null,
-        command_line: &[],
-    };
-    let r = driver::run(workload, ep, &opts, &ctx, &mut std::io::sink())?;
-    if r.totals.events != events as u64 {
-        bail!(
-            "cost window ran {} transactions instead of {events}",
-            r.totals.events
-        );
-    }
-    Ok(())
-}
-
-/// Instructions (Ir) of the busiest thread in the newest callgrind dump of `pid` under `dir`:
-/// with `--separate-threads=yes` a dump is one file per thread,
-/// `callgrind.out.<pid>.<dump>-<thread>`; the busiest thread is the measured connection's.
-fn last_dump_ir(dir: &Path, pid: i32) -> Result<u64> {
-    let prefix = format!("callgrind.out.{pid}.");
-    let mut dumps: Vec<(u32, PathBuf)> = Vec::new();
-    for e in std::fs::read_dir(dir)?.flatten() {
-        let name = e.file_name().to_string_lossy().to_string();
-        let Some(rest) = name.strip_prefix(&prefix) else {
-            continue;
-        };
-        let part = rest.split('-').next().unwrap_or("");
-        if let Ok(n) = part.parse::<u32>() {
-            dumps.push((n, e.path()));
+impl Plan {
+    /// Three or more windows, each larger than the one before and a multiple of the first.
+    pub fn check(windows: &[u32]) -> std::result::Result<(), String> {
+        let growing = windows.windows(2).all(|p| p[1] > p[0]);
+        let block = windows.first().copied().unwrap_or(0);
+        if windows.len() < 3 || !growing || block == 0 || windows.iter().any(|n| n % block != 0) {
+            return Err(format!(
+                "cost windows must be three or more growing transaction counts, each a multiple of the first (got {windows:?})"
+            ));
         }
+        Ok(())
     }
-    let newest = dumps
-        .iter()
-        .map(|(n, _)| *n)
-        .max()
-        .with_context(|| format!("no callgrind dump of pid {pid} in {}", dir.display()))?;
-    let mut best = None;
-    for (_, path) in dumps.iter().filter(|(n, _)| *n == newest) {
-        let text = std::fs::read_to_string(path)?;
-        let ir =
-            parse_total_ir(&text).with_context(|| format!("no totals in {}", path.display()))?;
-        best = best.max(Some(ir));
+
+    fn block(&self) -> u32 {
+        self.windows[0]
     }
-    best.with_context(|| format!("empty callgrind dump of pid {pid}"))
 }
 
-/// The `totals:` (or `summary:`) line of a callgrind dump; its first number is Ir.
-pub fn parse_total_ir(dump: &str) -> Option<u64> {
-    ["totals:", "summary:"].iter().find_map(|tag| {
-        dump.lines()
-            .find_map(|l| l.strip_prefix(tag))
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|n| n.parse().ok())
-    })
+/// One counted window.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Window {
+    /// 1 for the first measurement, 2 for its repeat.
+    pub attempt: u32,
+    pub events: u32,
+    /// Instructions of the serving thread during the window.
+    pub ir: u64,
+    /// That thread's number in callgrind's dumps (the same in every window of an attempt).
+    pub thread: u32,
 }
 
-/// Measured instructions of one workload on a server already running under callgrind.
+/// A variant's cost on one workload.
+#[derive(Clone, Debug, PartialEq)]
 pub struct CostMeasurement {
-    pub ir: [u64; 2],
+    /// Every window of every attempt, in the order counted.
+    pub windows: Vec<Window>,
+    /// The last attempt's marginal estimates (instructions per transaction).
+    pub estimates: Vec<f64>,
+    /// Instructions per transaction between the last attempt's first and last windows.
     pub ir_per_txn: f64,
+    /// The estimates disagreed beyond [`TOLERANCE`] in both attempts.
+    pub unstable: bool,
 }
 
+/// Called before each window's transactions, on the measured connection, with the attempt
+/// (1-based) and the window's index. Studies pass nothing; the self-check's test injects a
+/// one-off burst of work here.
+pub type BeforeWindow<'a> = &'a mut dyn FnMut(u32, usize, &mut mysql::Conn) -> Result<()>;
+
+/// Measure `workload` on a server already running under callgrind (see [`wrapper`]).
 pub fn measure(
     sandbox: &Sandbox,
     workload: &dyn Workload,
-    events: [u32; 2],
-    warmup_events: u32,
+    plan: &Plan,
     dump_dir: &Path,
     seed: u64,
 ) -> Result<CostMeasurement> {
+    measure_with(sandbox, workload, plan, dump_dir, seed, &mut |_, _, _| {
+        Ok(())
+    })
+}
+
+pub fn measure_with(
+    sandbox: &Sandbox,
+    workload: &dyn Workload,
+    plan: &Plan,
+    dump_dir: &Path,
+    seed: u64,
+    before_window: BeforeWindow,
+) -> Result<CostMeasurement> {
+    Plan::check(&plan.windows).map_err(anyhow::Error::msg)?;
     let pid = sandbox.pid().context("server not running")?;
     let ep = sandbox
         .admin_endpoint()
         .with_database(Some(super::dataset::DATABASE));
-    if warmup_events > 0 {
-        run_events(workload, &ep, warmup_events, seed)?;
+    let mut session = Session::open(workload, &ep, seed)?;
+    session.warm_up(plan)?;
+    let mut windows = Vec::new();
+    let mut estimates = Vec::new();
+    for attempt in 1..=ATTEMPTS {
+        let counted = count_windows(&mut session, plan, pid, dump_dir, attempt, before_window)?;
+        estimates = marginal_estimates(&counted);
+        windows.extend(counted);
+        if agree(&estimates) {
+            break;
+        }
     }
-    control(&["-i", "on"], pid)?;
-    let mut ir = [0u64; 2];
-    for (i, n) in events.iter().enumerate() {
-        control(&["-z"], pid)?;
-        run_events(workload, &ep, *n, seed.wrapping_add(i as u64 + 1))?;
-        control(&["-d"], pid)?;
-        ir[i] = last_dump_ir(dump_dir, pid)?;
+    let last: Vec<&Window> = windows
+        .iter()
+        .filter(|w| w.attempt == windows.last().map_or(1, |l| l.attempt))
+        .collect();
+    let (first, end) = (last[0], last[last.len() - 1]);
+    let ir_per_txn = (end.ir as f64 - first.ir as f64) / (end.events - first.events) as f64;
+    Ok(CostMeasurement {
+        unstable: !agree(&estimates),
+        windows,
+        estimates,
+        ir_per_txn,
+    })
+}
+
+/// One attempt: instrumentation on, then per window zero, run, dump; the serving thread is the
+/// one that did the most work over all windows, and every window counts that thread.
+fn count_windows(
+    session: &mut Session,
+    plan: &Plan,
+    pid: i32,
+    dump_dir: &Path,
+    attempt: u32,
+    before_window: BeforeWindow,
+) -> Result<Vec<Window>> {
+    callgrind::control(&["-i", "on"], pid)?;
+    let mut dumps: Vec<Dump> = Vec::new();
+    for (i, n) in plan.windows.iter().enumerate() {
+        callgrind::control(&["-z"], pid)?;
+        before_window(attempt, i, &mut session.conn)?;
+        session.run_window(*n, plan.block())?;
+        callgrind::control(&["-d"], pid)?;
+        dumps.push(callgrind::newest_dump(dump_dir, pid)?);
     }
-    control(&["-i", "off"], pid)?;
-    let ir_per_txn = (ir[1] as f64 - ir[0] as f64) / (events[1] - events[0]) as f64;
-    Ok(CostMeasurement { ir, ir_per_txn })
+    callgrind::control(&["-i", "off"], pid)?;
+    let thread = callgrind::busiest_thread(&dumps)
+        .with_context(|| format!("no thread of pid {pid} in the dumps"))?;
+    plan.windows
+        .iter()
+        .zip(&dumps)
+        .map(|(n, d)| {
+            let ir = d.threads.get(&thread).copied().with_context(|| {
+                format!("thread {thread} missing from callgrind dump {}", d.number)
+            })?;
+            Ok(Window {
+                attempt,
+                events: *n,
+                ir,
+                thread,
+            })
+        })
+        .collect()
+}
+
+/// Instructions between consecutive windows over the transactions between them.
+pub fn marginal_estimates(windows: &[Window]) -> Vec<f64> {
+    windows
+        .windows(2)
+        .map(|p| (p[1].ir as f64 - p[0].ir as f64) / (p[1].events as f64 - p[0].events as f64))
+        .collect()
+}
+
+/// True when the estimates span at most [`TOLERANCE`] of the lowest.
+pub fn agree(estimates: &[f64]) -> bool {
+    let lo = estimates.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = estimates.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    lo > 0.0 && (hi - lo) / lo <= TOLERANCE
+}
+
+/// The measured connection, kept across the warm-up and every window.
+struct Session<'a> {
+    workload: &'a dyn Workload,
+    conn: mysql::Conn,
+    seed: u64,
+}
+
+/// Keeps the warm-up's draws apart from the block's.
+const WARMUP_SEED_SALT: u64 = 0x00C0_57AA_3A11_0001;
+
+impl<'a> Session<'a> {
+    fn open(workload: &'a dyn Workload, ep: &Endpoint, seed: u64) -> Result<Session<'a>> {
+        let conn = ep.connect()?;
+        Ok(Session {
+            workload,
+            conn,
+            seed,
+        })
+    }
+
+    /// Fresh draws, then the block once, so that every page and statement the block touches
+    /// is in memory and prepared before anything is counted.
+    fn warm_up(&mut self, plan: &Plan) -> Result<()> {
+        self.run(self.seed ^ WARMUP_SEED_SALT, plan.warmup)?;
+        self.run(self.seed, plan.block())
+    }
+
+    fn run_window(&mut self, events: u32, block: u32) -> Result<()> {
+        for _ in 0..events / block {
+            self.run(self.seed, block)?;
+        }
+        Ok(())
+    }
+
+    /// Run `n` transactions from a worker seeded with `seed` (its statements come from the
+    /// connection's statement cache after the first time, so no server work); a deadlock is
+    /// re-run as the driver does, anything else ends the measurement (a reconnect would
+    /// change the serving thread).
+    fn run(&mut self, seed: u64, n: u32) -> Result<()> {
+        let mut worker = self
+            .workload
+            .worker(0, 1, seed, &mut self.conn)
+            .context("preparing the measured connection")?;
+        let mut counters = QueryCounters::default();
+        let mut done = 0;
+        while done < n {
+            match worker.event(&mut self.conn, &mut counters) {
+                Ok(()) => done += 1,
+                Err(EventError::Retryable { .. }) => {}
+                Err(EventError::ConnectionLost(m)) => {
+                    bail!("the measured connection was lost: {m}")
+                }
+                Err(EventError::Fatal(e)) => return Err(e),
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    fn w(events: u32, ir: u64) -> Window {
+        Window {
+            attempt: 1,
+            events,
+            ir,
+            thread: 3,
+        }
+    }
+
     #[test]
-    fn reads_callgrind_totals() {
-        let dump = "version: 1\ncreator: callgrind-3.19.0\nevents: Ir\nsummary: 4270512\n\ntotals: 4270512\n";
-        assert_eq!(super::parse_total_ir(dump), Some(4270512));
-        assert_eq!(super::parse_total_ir("events: Ir\n"), None);
+    fn estimates_cancel_the_fixed_part() {
+        let ws = [
+            w(1000, 250_000 + 42_000_000),
+            w(2000, 250_000 + 84_000_000),
+            w(3000, 250_000 + 126_000_000),
+        ];
+        assert_eq!(marginal_estimates(&ws), vec![42_000.0, 42_000.0]);
+        assert!(agree(&marginal_estimates(&ws)));
+    }
+
+    #[test]
+    fn a_burst_in_one_window_disagrees() {
+        // 10M extra instructions in the middle window only, as a new connection once carried.
+        let ws = [
+            w(1000, 42_000_000),
+            w(2000, 94_000_000),
+            w(3000, 126_000_000),
+        ];
+        assert!(!agree(&marginal_estimates(&ws)));
+        // Within the tolerance: 0.15% apart agrees, 0.25% does not.
+        assert!(agree(&[42_000.0, 42_063.0]));
+        assert!(!agree(&[42_000.0, 42_105.0]));
+    }
+
+    #[test]
+    fn plans_need_three_growing_windows() {
+        assert!(Plan::check(&[1000, 2000, 3000]).is_ok());
+        assert!(Plan::check(&[1000, 3000]).is_err());
+        assert!(Plan::check(&[1000, 1000, 3000]).is_err());
+        assert!(Plan::check(&[0, 1, 2]).is_err());
+        assert!(Plan::check(&[1000, 1500, 3000]).is_err());
     }
 }

@@ -4,13 +4,13 @@
 
 use super::cell::{self, CellPlan, Target};
 use super::file::{Mode, Study, Variant};
-use super::{cost, dataset, variant};
+use super::progress::Progress;
+use super::{cost_runner, dataset, variant};
 use crate::results::document::{FORMAT, VERSION};
-use crate::results::{CellKey, CellResult, CostResult, Host, Resources, StudyResults};
+use crate::results::{CellKey, CellResult, Host, Resources, StudyResults};
 use crate::server::{errorlog, Home, Sandbox};
 use crate::workloads::sysbench::sysbench_workload;
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
@@ -49,7 +49,11 @@ fn resolve_versions(study: &mut Study) -> Result<()> {
 }
 
 /// Record a variant's provenance the first time it starts, with the checksum of its binary.
-fn record(res: &mut StudyResults, key: String, mut prov: crate::results::VariantProvenance) {
+pub(super) fn record(
+    res: &mut StudyResults,
+    key: String,
+    mut prov: crate::results::VariantProvenance,
+) {
     if res.variants.contains_key(&key) {
         return;
     }
@@ -92,49 +96,10 @@ pub fn rotated<T: Clone>(items: &[T], round: u32) -> Vec<T> {
 }
 
 /// The same seed for every variant of a (round, step, threads), so that they see the same draws.
-fn cell_seed(base: u64, round: u32, step: &str, threads: u32) -> u64 {
+pub(super) fn cell_seed(base: u64, round: u32, step: &str, threads: u32) -> u64 {
     let mut h = DefaultHasher::new();
     (base, round, step, threads).hash(&mut h);
     h.finish() | 1
-}
-
-struct Progress {
-    bar: ProgressBar,
-    visible: bool,
-}
-
-impl Progress {
-    fn new(total: u64) -> Self {
-        let bar = ProgressBar::new(total);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:30}] {pos}/{len} ETA {eta} {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
-        let visible = !bar.is_hidden();
-        Progress { bar, visible }
-    }
-
-    fn start(&self, what: &str) {
-        self.bar.set_message(what.to_string());
-        if !self.visible {
-            eprintln!(
-                "[{}/{}] {what}",
-                self.bar.position() + 1,
-                self.bar.length().unwrap_or(0)
-            );
-        }
-    }
-
-    fn done(&self) {
-        self.bar.inc(1);
-    }
-
-    fn note(&self, line: &str) {
-        self.bar.println(line);
-    }
 }
 
 pub fn run(req: Request) -> Result<StudyResults> {
@@ -227,102 +192,16 @@ pub fn run(req: Request) -> Result<StudyResults> {
     }
     let prefix = format!("s{}", std::process::id());
 
-    run_cost(
+    cost_runner::run_cost(
         &req, &study, &costv, &datadirs, &prefix, &mut res, &progress,
     )?;
     run_throughput(&req, &study, &tput, &datadirs, &prefix, &mut res, &progress)?;
     profile_outputs(&req.out_dir, &mut res);
 
-    progress.bar.finish_and_clear();
+    progress.finish();
     res.finished_unix = Some(now_unix());
     res.save(&req.out_dir)?;
     Ok(res)
-}
-
-/// Said in every study whose cost mode ran more than one server binary.
-const LAYOUT_NOTE: &str = "Cost mode compares binaries built differently: instruction counts differ by code layout and compiler as well as by logic.";
-
-fn run_cost(
-    req: &Request,
-    study: &Study,
-    variants: &[&Variant],
-    datadirs: &BTreeMap<Option<PathBuf>, PathBuf>,
-    prefix: &str,
-    res: &mut StudyResults,
-    progress: &Progress,
-) -> Result<()> {
-    if variants.is_empty() {
-        return Ok(());
-    }
-    let binaries: std::collections::BTreeSet<_> = variants.iter().map(|v| &v.basedir).collect();
-    if binaries.len() > 1 && !res.notes.iter().any(|n| n == LAYOUT_NOTE) {
-        res.notes.push(LAYOUT_NOTE.to_string());
-    }
-    let dumps = req.out_dir.join("callgrind");
-    std::fs::create_dir_all(&dumps)?;
-    let wrapper = cost::wrapper(&dumps)?;
-    for v in variants {
-        let pending: Vec<_> = study
-            .cost_steps()
-            .into_iter()
-            .filter(|w| res.cost_for(&v.name, &w.label()).is_none())
-            .collect();
-        if pending.is_empty() {
-            continue;
-        }
-        let name = variant::sandbox_name(prefix, &format!("cost-{}", v.name));
-        let launch = variant::Launch {
-            variant: v,
-            home: &req.home,
-            sandbox_name: name.clone(),
-            datadir: &datadirs[&v.basedir],
-            extra_options: cost::valgrind_options(),
-            wrapper: wrapper.clone(),
-            ready_timeout: Duration::from_secs(300),
-        };
-        progress.start(&format!("cost: starting {} under callgrind", v.name));
-        let (sb, prov) = variant::start(&launch)?;
-        record(res, format!("{} [cost]", v.name), prov);
-        for w in pending {
-            progress.start(&format!("cost: {} {}", v.name, w.label()));
-            let workload = sysbench_workload(&w.workload, &study.workload_options(w)?)?;
-            let seed = cell_seed(res.seed, 0, &w.label(), 1);
-            let events = w.cost_events.unwrap_or(study.cost.events);
-            // Heavier transactions take fewer warm-up transactions, as they take fewer measured ones.
-            let warmup = study.cost.warmup_events.min(events[0]);
-            let r = cost::measure(&sb, workload.as_ref(), events, warmup, &dumps, seed);
-            let entry = match r {
-                Ok(m) => CostResult {
-                    variant: v.name.clone(),
-                    step: w.label(),
-                    ok: true,
-                    error: None,
-                    ir_per_txn: m.ir_per_txn,
-                    events,
-                    ir: m.ir,
-                },
-                Err(e) => {
-                    let msg = format!("{e:#}");
-                    progress.note(&format!("cost {} {} failed: {msg}", v.name, w.label()));
-                    CostResult {
-                        variant: v.name.clone(),
-                        step: w.label(),
-                        ok: false,
-                        error: Some(msg),
-                        ir_per_txn: 0.0,
-                        events,
-                        ir: [0, 0],
-                    }
-                }
-            };
-            res.cost.push(entry);
-            res.save(&req.out_dir)?;
-            progress.done();
-        }
-        drop(sb);
-        variant::discard(&req.home, &name);
-    }
-    Ok(())
 }
 
 /// The tail of a dead server's error log, for a failed cell.

@@ -1,0 +1,222 @@
+//! Driving callgrind for cost mode: the wrapper the server starts under, `callgrind_control`
+//! commands, and reading one dump's instructions per thread.
+
+use crate::error::usage;
+use anyhow::{bail, Context, Result};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The wrapper that runs the server under callgrind, with instrumentation off until asked.
+pub fn wrapper(out_dir: &Path) -> Result<Vec<String>> {
+    if which("valgrind").is_none() || which("callgrind_control").is_none() {
+        return Err(usage(
+            "cost mode needs valgrind and callgrind_control (Debian package valgrind; bash scripts/setup.sh installs it)",
+        ));
+    }
+    Ok(vec![
+        "valgrind".into(),
+        "--tool=callgrind".into(),
+        "--instr-atstart=no".into(),
+        // One count per thread: the measured connection's thread does the transactions;
+        // InnoDB's background threads add time-dependent work that would make repeats differ.
+        "--separate-threads=yes".into(),
+        format!(
+            "--callgrind-out-file={}/callgrind.out.%p",
+            out_dir.display()
+        ),
+    ])
+}
+
+fn which(prog: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join(prog))
+            .find(|p| p.is_file())
+    })
+}
+
+/// `callgrind_control ARGS PID`.
+pub fn control(args: &[&str], pid: i32) -> Result<()> {
+    let out = Command::new("callgrind_control")
+        .args(args)
+        .arg(pid.to_string())
+        .output()
+        .context("running callgrind_control")?;
+    if !out.status.success() {
+        bail!(
+            "callgrind_control {} {pid} failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    Ok(())
+}
+
+/// One dump: its number and the instructions (Ir) of each thread in it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dump {
+    pub number: u32,
+    pub threads: BTreeMap<u32, u64>,
+}
+
+/// The newest dump of `pid` under `dir`. With `--separate-threads=yes` a dump is one file per
+/// thread, `callgrind.out.<pid>.<dump>-<thread>`.
+pub fn newest_dump(dir: &Path, pid: i32) -> Result<Dump> {
+    let prefix = format!("callgrind.out.{pid}.");
+    let mut files: Vec<(u32, u32, PathBuf)> = Vec::new();
+    for e in std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .flatten()
+    {
+        let name = e.file_name().to_string_lossy().to_string();
+        if let Some((dump, thread)) = name.strip_prefix(&prefix).and_then(dump_and_thread) {
+            files.push((dump, thread, e.path()));
+        }
+    }
+    let number = files
+        .iter()
+        .map(|(d, _, _)| *d)
+        .max()
+        .with_context(|| format!("no callgrind dump of pid {pid} in {}", dir.display()))?;
+    let mut threads = BTreeMap::new();
+    for (_, thread, path) in files.iter().filter(|(d, _, _)| *d == number) {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let ir =
+            parse_total_ir(&text).with_context(|| format!("no totals in {}", path.display()))?;
+        threads.insert(*thread, ir.saturating_sub(request_reads_ir(&text)));
+    }
+    Ok(Dump { number, threads })
+}
+
+/// "3-05" → (3, 5).
+fn dump_and_thread(rest: &str) -> Option<(u32, u32)> {
+    let (dump, thread) = rest.split_once('-')?;
+    Some((dump.parse().ok()?, thread.parse().ok()?))
+}
+
+/// The thread with the most instructions over all `dumps`: the measured connection's, since
+/// every window's transactions ran on it.
+pub fn busiest_thread(dumps: &[Dump]) -> Option<u32> {
+    let mut total: BTreeMap<u32, u64> = BTreeMap::new();
+    for d in dumps {
+        for (t, ir) in &d.threads {
+            *total.entry(*t).or_default() += ir;
+        }
+    }
+    total.into_iter().max_by_key(|(_, ir)| *ir).map(|(t, _)| t)
+}
+
+/// Functions that read the next request from the client: whether it had already arrived (one
+/// `recv`) or not (`recv`, `poll`, `recv` again) depends on timing, which changed a window's
+/// count by up to 0.4% here, so their inclusive cost is not counted. MariaDB and MySQL both
+/// read through `vio_read` (C) or `vio_read(Vio*, …)` (C++), sometimes via `vio_read_buff`.
+const REQUEST_READS: &str = "vio_read";
+
+/// The inclusive instructions of calls into [`REQUEST_READS`] functions from outside them, as
+/// a dump's call records give them (`cfn=`, `calls=`, then the call's cost line).
+pub fn request_reads_ir(dump: &str) -> u64 {
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    // Resolves `(id) name` / `(id)` against the dump's name compression.
+    let mut name_of = |spec: &str| -> String {
+        let spec = spec.trim();
+        match spec.strip_prefix('(').and_then(|r| r.split_once(')')) {
+            Some((id, rest)) => {
+                let rest = rest.trim();
+                if !rest.is_empty() {
+                    names.insert(id.to_string(), rest.to_string());
+                }
+                names.get(id).cloned().unwrap_or_default()
+            }
+            None => spec.to_string(),
+        }
+    };
+    let reads = |name: &str| name.starts_with(REQUEST_READS);
+    let (mut caller, mut callee) = (String::new(), String::new());
+    let mut call_cost_next = false;
+    let mut total = 0u64;
+    for line in dump.lines() {
+        if let Some(spec) = line.strip_prefix("fn=") {
+            caller = name_of(spec);
+        } else if let Some(spec) = line.strip_prefix("cfn=") {
+            callee = name_of(spec);
+        } else if line.starts_with("calls=") {
+            call_cost_next = true;
+        } else if call_cost_next
+            && line.starts_with(|c: char| c.is_ascii_digit() || "+-*".contains(c))
+        {
+            call_cost_next = false;
+            if reads(&callee) && !reads(&caller) {
+                total += line
+                    .split_whitespace()
+                    .nth(1)
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .unwrap_or(0);
+            }
+        }
+    }
+    total
+}
+
+/// The `totals:` (or `summary:`) line of a callgrind dump; its first number is Ir.
+pub fn parse_total_ir(dump: &str) -> Option<u64> {
+    ["totals:", "summary:"].iter().find_map(|tag| {
+        dump.lines()
+            .find_map(|l| l.strip_prefix(tag))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_callgrind_totals() {
+        let dump = "version: 1\ncreator: callgrind-3.19.0\nevents: Ir\nsummary: 4270512\n\ntotals: 4270512\n";
+        assert_eq!(parse_total_ir(dump), Some(4270512));
+        assert_eq!(parse_total_ir("events: Ir\n"), None);
+    }
+
+    #[test]
+    fn request_reads_are_their_calls_from_outside_counted_once() {
+        // Shaped like a real dump: names compressed to ids after first use, a nested
+        // vio_read_buff -> vio_read call that must not be counted twice.
+        let dump = "events: Ir\nsummary: 1000000\n\
+fn=(10) my_net_read_packet\n0 500\n\
+cfn=(12) vio_read_buff\ncalls=1000 0 \n0 300000\n\
+cfn=(14) vio_read\ncalls=1000 0 \n0 95000\n0 7000\n\
+fn=(12)\n0 1000\n\
+cfn=(14)\ncalls=10 0 \n0 250000\n\
+fn=(20) do_command(THD*, bool)\n\
+cfn=(10)\ncalls=1000 0\n0 600000\n";
+        assert_eq!(request_reads_ir(dump), 395_000);
+        // C++ names, as MySQL 8.0's dumps give them.
+        let cpp = "fn=(1) net_read_raw_loop(NET*, unsigned long)\ncfn=(2) vio_read(Vio*, unsigned char*, unsigned long)\ncalls=5 0\n0 1234\n";
+        assert_eq!(request_reads_ir(cpp), 1234);
+        assert_eq!(request_reads_ir("fn=(1) main\n0 5\n"), 0);
+    }
+
+    #[test]
+    fn names_dump_and_thread() {
+        assert_eq!(dump_and_thread("3-05"), Some((3, 5)));
+        assert_eq!(dump_and_thread("3"), None);
+    }
+
+    #[test]
+    fn the_busiest_thread_is_chosen_over_all_dumps_not_per_dump() {
+        // Thread 2 does a one-off burst in the first dump; thread 7 serves every window.
+        let d = |n, a, b| Dump {
+            number: n,
+            threads: BTreeMap::from([(2, a), (7, b)]),
+        };
+        let dumps = [
+            d(1, 60_000_000, 42_000_000),
+            d(2, 1_000, 84_000_000),
+            d(3, 1_000, 126_000_000),
+        ];
+        assert_eq!(busiest_thread(&dumps), Some(7));
+    }
+}

@@ -1,0 +1,120 @@
+//! A study's cost mode: each variant's server under callgrind, every cost step measured on
+//! it, each result written to the document as soon as it is known.
+
+use super::file::{Study, Variant};
+use super::progress::Progress;
+use super::runner::{cell_seed, record, Request};
+use super::{cost, variant};
+use crate::results::{CostResult, CostWindow, StudyResults};
+use crate::workloads::sysbench::sysbench_workload;
+use anyhow::Result;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Said in every study whose cost mode ran more than one server binary.
+const LAYOUT_NOTE: &str = "Cost mode compares binaries built differently: instruction counts differ by code layout and compiler as well as by logic.";
+
+pub(super) fn run_cost(
+    req: &Request,
+    study: &Study,
+    variants: &[&Variant],
+    datadirs: &BTreeMap<Option<PathBuf>, PathBuf>,
+    prefix: &str,
+    res: &mut StudyResults,
+    progress: &Progress,
+) -> Result<()> {
+    if variants.is_empty() {
+        return Ok(());
+    }
+    let binaries: std::collections::BTreeSet<_> = variants.iter().map(|v| &v.basedir).collect();
+    if binaries.len() > 1 && !res.notes.iter().any(|n| n == LAYOUT_NOTE) {
+        res.notes.push(LAYOUT_NOTE.to_string());
+    }
+    let dumps = req.out_dir.join("callgrind");
+    std::fs::create_dir_all(&dumps)?;
+    let wrapper = cost::wrapper(&dumps)?;
+    for v in variants {
+        let pending: Vec<_> = study
+            .cost_steps()
+            .into_iter()
+            .filter(|w| res.cost_for(&v.name, &w.label()).is_none())
+            .collect();
+        if pending.is_empty() {
+            continue;
+        }
+        let name = variant::sandbox_name(prefix, &format!("cost-{}", v.name));
+        let launch = variant::Launch {
+            variant: v,
+            home: &req.home,
+            sandbox_name: name.clone(),
+            datadir: &datadirs[&v.basedir],
+            extra_options: cost::valgrind_options(),
+            wrapper: wrapper.clone(),
+            ready_timeout: Duration::from_secs(300),
+        };
+        progress.start(&format!("cost: starting {} under callgrind", v.name));
+        // Wall time per result, the server's start counted in its variant's first step.
+        let mut began = Instant::now();
+        let (sb, prov) = variant::start(&launch)?;
+        record(res, format!("{} [cost]", v.name), prov);
+        for w in pending {
+            progress.start(&format!("cost: {} {}", v.name, w.label()));
+            let workload = sysbench_workload(&w.workload, &study.workload_options(w)?)?;
+            let seed = cell_seed(res.seed, 0, &w.label(), 1);
+            let windows = w.cost_events.clone().unwrap_or(study.cost.events.clone());
+            // Heavier transactions take fewer warm-up transactions, as they take fewer measured ones.
+            let plan = cost::Plan {
+                warmup: study.cost.warmup_events.min(windows[0]),
+                windows,
+            };
+            let mut entry = CostResult::new(&v.name, &w.label());
+            match cost::measure(&sb, workload.as_ref(), &plan, &dumps, seed) {
+                Ok(m) => {
+                    if m.unstable {
+                        progress.note(&format!(
+                            "cost {} {} unstable: estimates {}",
+                            v.name,
+                            w.label(),
+                            cost_estimates(&m.estimates)
+                        ));
+                    }
+                    entry.ok = true;
+                    entry.ir_per_txn = m.ir_per_txn;
+                    entry.estimates = m.estimates;
+                    entry.unstable = m.unstable;
+                    entry.windows = m
+                        .windows
+                        .iter()
+                        .map(|w| CostWindow {
+                            attempt: w.attempt,
+                            events: w.events,
+                            ir: w.ir,
+                            thread: Some(w.thread),
+                        })
+                        .collect();
+                }
+                Err(e) => {
+                    let msg = format!("{e:#}");
+                    progress.note(&format!("cost {} {} failed: {msg}", v.name, w.label()));
+                    entry.error = Some(msg);
+                }
+            };
+            entry.seconds = Some(began.elapsed().as_secs_f64());
+            began = Instant::now();
+            res.cost.push(entry);
+            res.save(&req.out_dir)?;
+            progress.done();
+        }
+        drop(sb);
+        variant::discard(&req.home, &name);
+    }
+    Ok(())
+}
+
+fn cost_estimates(e: &[f64]) -> String {
+    e.iter()
+        .map(|x| format!("{x:.0}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
