@@ -41,13 +41,18 @@ def main():
     args = ap.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
     home = tempfile.mkdtemp(prefix="psb-bench-")
+    os.chmod(home, 0o711)  # run as root, the server's account must reach its sandbox
     env = dict(os.environ, PSBENCH_HOME=home)
     subprocess.run([PSBENCH, "sandbox", "start", "--name", "cmp"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     state = __import__("json").load(open(os.path.join(home, "sandboxes/cmp/sandbox.json")))
     port, sock = str(state["port"]), state["socket"]
     try:
-        common = ["--mysql-user=root", "--mysql-password=", "--mysql-db=sbtest",
+        # root needs the sandbox's password over TCP only (the socket is private to its owner);
+        # sysbench reads no defaults file, so it goes on the command line.
+        cnf = open(os.path.join(home, "sandboxes/cmp/client.cnf")).read()
+        password = re.search(r"^password=(.*)$", cnf, re.M).group(1)
+        common = ["--mysql-user=root", "--mysql-db=sbtest",
                   "--tables=1", "--table-size=10000", "--rand-type=uniform"]
         subprocess.run(["mariadb", "--no-defaults", "-uroot", "-S", sock, "-e",
                         "CREATE DATABASE IF NOT EXISTS sbtest"], check=True)
@@ -57,7 +62,7 @@ def main():
         print(f"{'transport':<9} {'thr':>3} {'client':<8} {'QPS':>9} {'cpu us/q':>9}")
         rows = []
         for transport in ("tcp", "socket"):
-            conn = ([f"--mysql-host=127.0.0.1", f"--mysql-port={port}"]
+            conn = ([f"--mysql-host=127.0.0.1", f"--mysql-port={port}", f"--mysql-password={password}"]
                     if transport == "tcp" else [f"--mysql-socket={sock}"])
             for t in threads:
                 res = {"psbench": [], "sysbench": []}

@@ -28,8 +28,9 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 # The Python client, run by the system's python3 (where Debian's MySQLdb lives).
 PY_CLIENT = r'''
 import base64, os, random, sys, time, MySQLdb
-port, rows = int(sys.argv[1]), int(sys.argv[2])
-db = MySQLdb.connect(host="127.0.0.1", port=port, user="root", db="ib", autocommit=True)
+port, rows, cnf = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+db = MySQLdb.connect(read_default_file=cnf, host="127.0.0.1", port=port, user="root", db="ib",
+                     autocommit=True)
 cur = db.cursor()
 cur.execute("DROP TABLE IF EXISTS pi1")
 cur.execute("""CREATE TABLE pi1 (transactionid BIGINT NOT NULL AUTO_INCREMENT,
@@ -66,9 +67,10 @@ def timed(cmd):
     return out.stdout, cpu
 
 
-def psbench_l_i0(port, rows):
+def psbench_l_i0(port, rows, cnf):
     out, cpu = timed([PSBENCH, "bench", "insert-benchmark", "--steps", "l.i0", "--rows", str(rows),
-                      "--mysql-port", str(port), "--mysql-user", "root", "--rand-seed", "1"])
+                      "--mysql-port", str(port), "--mysql-user", "root",
+                      "--mysql-password-file", cnf, "--rand-seed", "1"])
     m = re.search(r"^l\.i0: ([\d.]+) inserts/s over ([\d.]+) s", out, re.M)
     if not m:
         sys.exit(f"no l.i0 line in psbench's output:\n{out}")
@@ -76,8 +78,8 @@ def psbench_l_i0(port, rows):
     return float(m.group(1)), cpu
 
 
-def python_l_i0(port, rows):
-    out, cpu = timed([SYSTEM_PYTHON, "-c", PY_CLIENT, str(port), str(rows)])
+def python_l_i0(port, rows, cnf):
+    out, cpu = timed([SYSTEM_PYTHON, "-c", PY_CLIENT, str(port), str(rows), cnf])
     m = re.search(r"rows (\d+) seconds ([\d.]+)", out)
     return int(m.group(1)) / float(m.group(2)), cpu
 
@@ -98,21 +100,23 @@ def main():
     a = ap.parse_args()
     ensure_mysqldb()
     home = tempfile.mkdtemp(prefix="ibl", dir="/tmp")
+    os.chmod(home, 0o711)  # run as root, the server's account must reach its sandbox
     env = dict(os.environ, PSBENCH_HOME=home)
+    cnf = os.path.join(home, "sandboxes", "ibl", "client.cnf")
     start = subprocess.run([PSBENCH, "sandbox", "start", "--name", "ibl"], env=env,
                            capture_output=True, text=True, check=True)
     port = int(re.search(r"port\s+(\d+)", start.stdout + start.stderr).group(1))
     results = {"psbench": [], "python": []}
     try:
         subprocess.run([SYSTEM_PYTHON, "-c",
-                        f"import MySQLdb; MySQLdb.connect(host='127.0.0.1', port={port}, user='root')"
+                        f"import MySQLdb; MySQLdb.connect(read_default_file='{cnf}', host='127.0.0.1', port={port}, user='root')"
                         ".cursor().execute('CREATE DATABASE IF NOT EXISTS ib')"], check=True)
         for r in range(a.rounds):
             order = [("psbench", psbench_l_i0), ("python", python_l_i0)]
             if r % 2:
                 order.reverse()
             for name, fn in order:
-                rate, cpu = fn(port, a.rows)
+                rate, cpu = fn(port, a.rows, cnf)
                 rows = (a.rows + 99) // 100 * 100
                 results[name].append((rate, cpu * 1e6 / rows))
                 print(f"round {r + 1} {name:8} {rate:10.0f} rows/s  {cpu * 1e6 / rows:7.2f} us CPU/row",

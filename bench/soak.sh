@@ -8,6 +8,7 @@ THREADS=${1:-64}
 MINUTES=${2:-10}
 PSB=target/release/psbench
 export PSBENCH_HOME=$(mktemp -d /tmp/psb-soak.XXXXXX)
+chmod 711 "$PSBENCH_HOME"  # run as root, the server's account must reach its sandbox
 trap '$PSB sandbox stop soak >/dev/null 2>&1 || true; rm -rf "$PSBENCH_HOME"' EXIT
 $PSB sandbox start --name soak --option max_connections=200 >/dev/null
 SOCK=$PSBENCH_HOME/sandboxes/soak/run/mysqld.sock

@@ -1,5 +1,7 @@
 //! Bad input ends with one line and exit code 2; a password never shows in the process title.
 
+mod common;
+
 use mysql::prelude::Queryable;
 use psbench::server::{Home, Sandbox, SandboxSpec};
 use std::process::{Command, Output, Stdio};
@@ -22,7 +24,7 @@ fn one_line_usage_error(o: &Output) -> String {
 
 #[test]
 fn password_on_the_command_line_is_not_in_the_process_title() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     let sb = Sandbox::start(SandboxSpec::new("pw", Home::new(home.path()))).unwrap();
     let mut c = sb.admin_endpoint().connect().unwrap();
     c.query_drop(
@@ -83,7 +85,7 @@ fn password_on_the_command_line_is_not_in_the_process_title() {
 
 #[test]
 fn a_missing_database_is_a_usage_error() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     let sb = Sandbox::start(SandboxSpec::new("db", Home::new(home.path()))).unwrap();
     let o = psbench()
         .args([
@@ -103,7 +105,7 @@ fn a_missing_database_is_a_usage_error() {
 
 #[test]
 fn a_basedir_that_is_not_a_server_tree_and_a_missing_one_are_usage_errors() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     for dir in ["/etc", "/no/such/dir"] {
         let o = psbench()
             .env("PSBENCH_HOME", home.path())
@@ -116,7 +118,7 @@ fn a_basedir_that_is_not_a_server_tree_and_a_missing_one_are_usage_errors() {
 
 #[test]
 fn no_room_for_a_datadir_copy_is_checked_before_copying() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir().unwrap();
     let small = dir.path().join("small");
     std::fs::create_dir_all(&small).unwrap();
     let mounted = Command::new("mount")
@@ -130,7 +132,7 @@ fn no_room_for_a_datadir_copy_is_checked_before_copying() {
         return;
     }
     // A real datadir, made in a roomy directory, copied into the small one.
-    let roomy = tempfile::tempdir().unwrap();
+    let roomy = common::tempdir().unwrap();
     let h = Home::new(roomy.path());
     let sb = Sandbox::start(SandboxSpec::new("src", h.clone())).unwrap();
     let datadir = sb.state().datadir.clone();
@@ -142,4 +144,64 @@ fn no_room_for_a_datadir_copy_is_checked_before_copying() {
     assert!(psbench::error::is_usage(&err), "{err:#}");
     assert!(err.to_string().contains("not enough disk space"), "{err}");
     assert!(!copied, "nothing is copied");
+}
+
+#[test]
+fn thread_counts_beyond_the_clients_limits_are_refused_before_any_server_starts() {
+    let home = common::tempdir().unwrap();
+    // More threads than this machine has memory for.
+    let o = psbench()
+        .env("PSBENCH_HOME", home.path())
+        .args(["run", "pfs-overhead", "--threads", "100000"])
+        .output()
+        .unwrap();
+    let err = one_line_usage_error(&o);
+    assert!(err.contains("100000 client threads"), "{err}");
+    // More connections than open files: the limit lowered for this process only.
+    let o = Command::new("prlimit")
+        .arg("--nofile=256:256")
+        .arg(env!("CARGO_BIN_EXE_psbench"))
+        .env("PSBENCH_HOME", home.path())
+        .args(["run", "pfs-overhead", "--threads", "1,500"])
+        .output()
+        .unwrap();
+    let err = one_line_usage_error(&o);
+    assert!(
+        err.contains("500 client threads") && err.contains("open files") && err.contains("256"),
+        "{err}"
+    );
+    let o = Command::new("prlimit")
+        .arg("--nofile=256:256")
+        .arg(env!("CARGO_BIN_EXE_psbench"))
+        .args(["bench", "oltp_point_select", "run", "--threads", "500"])
+        .output()
+        .unwrap();
+    assert!(one_line_usage_error(&o).contains("open files"));
+    assert!(
+        !home.path().join("sandboxes").exists() && !home.path().join("initdb").exists(),
+        "a server was prepared before the study was refused"
+    );
+}
+
+#[test]
+fn a_release_that_cannot_be_fetched_is_one_line() {
+    let cache = common::tempdir().unwrap();
+    let o = psbench()
+        .env("PSBENCH_CACHE", cache.path())
+        .args(["fetch", "mariadb", "99.99.99"])
+        .output()
+        .unwrap();
+    // A progress line may come first; the cause is one line, and none of Maven's own.
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    let causes: Vec<&str> = err.lines().filter(|l| l.contains("error")).collect();
+    assert_eq!(causes.len(), 1, "{err}");
+    assert!(
+        causes[0].contains("MariaDB 99.99.99 could not be fetched") && causes[0].contains("11.4.5"),
+        "{err}"
+    );
+    assert!(
+        err.lines().count() <= 2 && !err.contains("[ERROR]"),
+        "{err}"
+    );
 }

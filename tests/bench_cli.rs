@@ -4,6 +4,8 @@
 //! driven by small workloads defined here; the CLI tests run the built binary with the
 //! sysbench workloads.
 
+mod common;
+
 use mysql::prelude::Queryable;
 use psbench::driver::{self, RunContext, RunOptions};
 use psbench::server::{Endpoint, Home, Sandbox, SandboxSpec};
@@ -12,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 fn sandbox(name: &str) -> (tempfile::TempDir, Sandbox) {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir().unwrap();
     let sb = Sandbox::start(SandboxSpec::new(name, Home::new(tmp.path()))).unwrap();
     (tmp, sb)
 }
@@ -295,6 +297,10 @@ fn tcp(sb: &Sandbox) -> Vec<String> {
     vec![
         format!("--mysql-port={}", sb.port()),
         "--mysql-user=root".to_string(),
+        format!(
+            "--mysql-password-file={}",
+            sb.state().client_defaults().display()
+        ),
     ]
 }
 

@@ -21,7 +21,8 @@ fn start_under_callgrind(home: &Path) -> (Sandbox, std::path::PathBuf, OltpOptio
         ..OltpOptions::default()
     };
     let data = dataset::prepared(&h, None, &opts, &mut std::io::sink()).unwrap();
-    let dumps = home.join("cg");
+    // Inside the sandbox's directory, which belongs to the server's account.
+    let dumps = h.sandbox_dir("cost").join("cg");
     std::fs::create_dir_all(&dumps).unwrap();
     let mut spec = SandboxSpec::new("cost", h);
     spec.options = cost::valgrind_options();
@@ -61,7 +62,7 @@ impl Drop for Burner {
 
 #[test]
 fn a_burst_in_one_window_is_caught_as_unstable_and_the_same_variant_repeats_under_load() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     let (sb, dumps, opts) = start_under_callgrind(home.path());
     let w = sysbench_workload("oltp_point_select", &opts).unwrap();
 
@@ -110,7 +111,7 @@ fn a_burst_in_one_window_is_caught_as_unstable_and_the_same_variant_repeats_unde
 
 #[test]
 fn performance_schema_scenarios_cost_in_the_order_they_must() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir().unwrap();
     let out = tmp.path().join("out");
     let o = psbench(&tmp.path().join("home"))
         .args(["run", "pfs-overhead", "--cost", "--out"])

@@ -1,11 +1,13 @@
 //! Probes against a real sandbox.
 
+mod common;
+
 use psbench::probes::{PfsState, ProcSample, StatusSnapshot};
 use psbench::server::{Home, Sandbox, SandboxSpec};
 
 #[test]
 fn pfs_state_and_status_deltas_of_a_real_server() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     let spec = SandboxSpec::new("p", Home::new(home.path()))
         .option("performance_schema=ON")
         .unwrap();
@@ -43,7 +45,7 @@ fn pfs_state_and_status_deltas_of_a_real_server() {
 
 #[test]
 fn pfs_off_reads_as_disabled() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     let sb = Sandbox::start(SandboxSpec::new("q", Home::new(home.path()))).unwrap();
     let mut c = sb.admin_endpoint().connect().unwrap();
     assert_eq!(PfsState::read(&mut c).unwrap(), PfsState::default());

@@ -59,7 +59,7 @@ workload = "oltp_point_select"
 
 #[test]
 fn debian_server_profiles_fold_mariadbd_frames_and_name_missing_symbols() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir().unwrap();
     let (out, t) = run_study(tmp.path(), DEBIAN, &["--profile"], None);
     let r = results(&out);
     let cells = r["cells"].as_array().unwrap();
@@ -127,7 +127,7 @@ fn debian_server_profiles_fold_mariadbd_frames_and_name_missing_symbols() {
 
 #[test]
 fn perf_not_permitted_is_said_once_and_the_study_goes_on() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir().unwrap();
     // A perf that fails as it does under a strict kernel.perf_event_paranoid.
     let bin = tmp.path().join("bin");
     std::fs::create_dir_all(&bin).unwrap();
@@ -182,7 +182,7 @@ fn differential_of_all_enabled_against_ps_off_grows_in_performance_schema() {
     if common::fetch_mariadb_11_4_or_skip().is_none() {
         return;
     }
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir().unwrap();
     let body = r#"
 name = "profile-pfs"
 threads = [1]

@@ -26,7 +26,7 @@ fn sql(socket: &Path, query: &str) -> String {
 
 #[test]
 fn cli_start_with_pfs_then_stop_leaves_no_process() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     let out = psbench(home.path())
         .args([
             "sandbox",
@@ -68,7 +68,7 @@ fn cli_start_with_pfs_then_stop_leaves_no_process() {
 
 #[test]
 fn rejected_option_fails_fast_naming_it() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     let t = Instant::now();
     let out = psbench(home.path())
         .args([
@@ -98,7 +98,7 @@ fn rejected_option_fails_fast_naming_it() {
 
 #[test]
 fn option_that_does_not_take_effect_is_an_error() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     // The server raises a too-small value to its minimum instead of refusing it.
     let spec = SandboxSpec::new("c", Home::new(home.path()))
         .option("table_open_cache=1")
@@ -113,7 +113,7 @@ fn option_that_does_not_take_effect_is_an_error() {
 
 #[test]
 fn drop_stops_and_variables_are_read_back() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     let spec = SandboxSpec::new("d", Home::new(home.path()))
         .option("max_connections=77")
         .unwrap();
@@ -128,7 +128,7 @@ fn drop_stops_and_variables_are_read_back() {
 
 #[test]
 fn taken_port_is_not_an_error() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let taken = listener.local_addr().unwrap().port();
     let mut spec = SandboxSpec::new("e", Home::new(home.path()));
@@ -143,7 +143,7 @@ fn taken_port_is_not_an_error() {
 
 #[test]
 fn snapshot_then_start_from_a_copy() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     let h = Home::new(home.path());
     let mut sb = Sandbox::start(SandboxSpec::new("f", h.clone())).unwrap();
     sql(
@@ -189,7 +189,7 @@ fn hold_two_sandboxes() {
 
 #[test]
 fn sigint_stops_every_server() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     let mut child = Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "hold_two_sandboxes", "--ignored", "--nocapture"])
         .env("PSBENCH_HOLD_DIR", home.path())

@@ -1,12 +1,14 @@
 //! Every performance_schema scenario started on a real server takes effect, and a server
 //! that runs something else is caught.
 
+mod common;
+
 use psbench::server::{Home, Sandbox, SandboxSpec};
 use psbench::study::scenarios::{scenario, NAMES};
 
 #[test]
 fn every_scenario_takes_effect_at_startup() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     let mut counts = Vec::new();
     for name in NAMES {
         let sc = scenario(name).unwrap();
@@ -30,7 +32,7 @@ fn every_scenario_takes_effect_at_startup() {
 
 #[test]
 fn a_server_without_the_scenario_fails_verification() {
-    let home = tempfile::tempdir().unwrap();
+    let home = common::tempdir().unwrap();
     let mut spec = SandboxSpec::new("w", Home::new(home.path()));
     spec.options = scenario("default").unwrap().options();
     let sb = Sandbox::start(spec).unwrap();

@@ -38,7 +38,7 @@ workload = "oltp_point_select"
 
 #[test]
 fn tiny_study_end_to_end() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir().unwrap();
     let study = write_study(tmp.path(), TINY);
     let out = tmp.path().join("out");
     let o = psbench(&tmp.path().join("home"))
@@ -110,7 +110,7 @@ fn tiny_study_end_to_end() {
 
 #[test]
 fn a_a_study_reports_no_change() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir().unwrap();
     let study = write_study(
         tmp.path(),
         r#"
@@ -154,7 +154,7 @@ workload = "oltp_point_select"
 
 #[test]
 fn bad_variant_option_and_bad_file_are_usage_errors() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir().unwrap();
     let study = write_study(
         tmp.path(),
         &TINY.replace("scenario = \"default\"", "options = [\"no_such_option=1\"]"),
@@ -257,7 +257,7 @@ workload = "oltp_point_select"
 
 #[test]
 fn sigint_keeps_finished_cells_and_resume_completes() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir().unwrap();
     let home = tmp.path().join("home");
     let study = write_study(tmp.path(), LONGER);
     let out = tmp.path().join("out");
@@ -306,7 +306,7 @@ fn sigint_keeps_finished_cells_and_resume_completes() {
 
 #[test]
 fn server_killed_mid_cell_is_a_failed_cell_and_the_study_goes_on() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir().unwrap();
     let home = tmp.path().join("home");
     let study = write_study(tmp.path(), &LONGER.replace("duration = 2", "duration = 3"));
     let out = tmp.path().join("out");

@@ -13,7 +13,7 @@ fn tiny_versions_study_end_to_end() {
         return;
     };
     assert!(Path::new(&basedir).join("bin/mariadbd").is_file());
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = common::tempdir().unwrap();
     let study = tmp.path().join("v.toml");
     std::fs::write(
         &study,

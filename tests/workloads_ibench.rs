@@ -67,7 +67,7 @@ fn indexes(conn: &mut mysql::Conn, table: &str) -> Vec<(String, String)> {
 #[test]
 fn every_step_keeps_the_specs_invariants() {
     let _cores = CORES.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::Builder::new()
+    let dir = common::tempdir_builder()
         .prefix("pib")
         .tempdir_in("/tmp")
         .unwrap();
@@ -259,7 +259,7 @@ fn every_step_keeps_the_specs_invariants() {
 #[test]
 fn a_rate_the_server_cannot_keep_is_flagged_and_its_latency_counts_the_wait() {
     let _cores = CORES.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = tempfile::Builder::new()
+    let dir = common::tempdir_builder()
         .prefix("pib")
         .tempdir_in("/tmp")
         .unwrap();
@@ -298,7 +298,7 @@ fn a_rate_the_server_cannot_keep_is_flagged_and_its_latency_counts_the_wait() {
 
 #[test]
 fn the_command_writes_bench_documents_and_refuses_bad_input() {
-    let dir = tempfile::Builder::new()
+    let dir = common::tempdir_builder()
         .prefix("pib")
         .tempdir_in("/tmp")
         .unwrap();
@@ -315,6 +315,10 @@ fn the_command_writes_bench_documents_and_refuses_bad_input() {
                 "--mysql-user",
                 "root",
             ])
+            .arg(format!(
+                "--mysql-password-file={}",
+                sb.state().client_defaults().display()
+            ))
             .args(args)
             .output()
             .unwrap()

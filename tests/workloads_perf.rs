@@ -2,6 +2,8 @@
 //! sandbox, single connection over TCP, alternating A B A B. A measurement, not a check:
 //! `cargo test --release --test workloads_perf -- --ignored --nocapture`.
 
+mod common;
+
 use psbench::server::{Home, Sandbox, SandboxSpec};
 use psbench::workloads::sysbench::{OltpOptions, PsMode};
 use psbench::workloads::{sysbench_workload, QueryCounters};
@@ -16,7 +18,7 @@ fn rusage(who: libc::c_int) -> f64 {
 }
 
 /// CPU seconds of sysbench running `events` events (children's rusage delta).
-fn sysbench_cpu(port: u16, name: &str, events: u64, extra: &[&str]) -> f64 {
+fn sysbench_cpu(port: u16, password: &str, name: &str, events: u64, extra: &[&str]) -> f64 {
     let before = rusage(libc::RUSAGE_CHILDREN);
     let out = Command::new("sysbench")
         .arg(name)
@@ -25,7 +27,7 @@ fn sysbench_cpu(port: u16, name: &str, events: u64, extra: &[&str]) -> f64 {
             "--mysql-host=127.0.0.1",
             &format!("--mysql-port={port}"),
             "--mysql-user=root",
-            "--mysql-password=",
+            &format!("--mysql-password={password}"),
             "--mysql-db=sbtest",
             "--rand-type=uniform",
             &format!("--events={events}"),
@@ -46,7 +48,7 @@ fn sysbench_cpu(port: u16, name: &str, events: u64, extra: &[&str]) -> f64 {
 #[test]
 #[ignore = "a measurement: run with --release -- --ignored --nocapture"]
 fn client_cpu_per_query_vs_sysbench() {
-    let dir = tempfile::Builder::new()
+    let dir = common::tempdir_builder()
         .prefix("psp")
         .tempdir_in("/tmp")
         .unwrap();
@@ -75,7 +77,7 @@ fn client_cpu_per_query_vs_sysbench() {
             }
         );
         // sysbench's start-up (LuaJIT, connect) measured with one event and taken off.
-        let startup = sysbench_cpu(sb.port(), name, 1, &[&ps_flag]);
+        let startup = sysbench_cpu(sb.port(), sb.password(), name, 1, &[&ps_flag]);
         let (mut ours, mut theirs) = (Vec::new(), Vec::new());
         for round in 0..3 {
             let workload = sysbench_workload(name, &opts).unwrap();
@@ -92,7 +94,7 @@ fn client_cpu_per_query_vs_sysbench() {
             let cpu = rusage(libc::RUSAGE_THREAD) - t0;
             assert_eq!(counters.total(), events * queries_per_event);
             ours.push(cpu / counters.total() as f64 * 1e6);
-            let cpu = sysbench_cpu(sb.port(), name, events, &[&ps_flag]) - startup;
+            let cpu = sysbench_cpu(sb.port(), sb.password(), name, events, &[&ps_flag]) - startup;
             theirs.push(cpu / (events * queries_per_event) as f64 * 1e6);
         }
         ours.sort_by(f64::total_cmp);
@@ -119,7 +121,7 @@ fn hot_loop() {
     } else {
         PsMode::Disable
     };
-    let dir = tempfile::Builder::new()
+    let dir = common::tempdir_builder()
         .prefix("psp")
         .tempdir_in("/tmp")
         .unwrap();

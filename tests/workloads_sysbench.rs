@@ -2,6 +2,8 @@
 //! as the reference: per-event SHOW GLOBAL STATUS deltas, the prepared dataset, the client's
 //! read/write/other counts (spec shared/spec/sysbench-oltp.md §2.5 and §6).
 
+mod common;
+
 use mysql::prelude::Queryable;
 use psbench::server::{Endpoint, Home, Sandbox, SandboxSpec};
 use psbench::workloads::sysbench::{OltpOptions, PsMode, RandType};
@@ -22,7 +24,7 @@ struct Server {
 
 impl Server {
     fn start(name: &str) -> Server {
-        let dir = tempfile::Builder::new()
+        let dir = common::tempdir_builder()
             .prefix("psw")
             .tempdir_in("/tmp")
             .unwrap();
@@ -63,7 +65,7 @@ impl Server {
                 "--mysql-host=127.0.0.1",
                 &format!("--mysql-port={}", self.sb.port()),
                 "--mysql-user=root",
-                "--mysql-password=",
+                &format!("--mysql-password={}", self.sb.password()),
                 &format!("--mysql-db={db}"),
             ])
             .args(args)

@@ -144,7 +144,11 @@ fn start(a: StartArgs, home: &Home) -> Result<()> {
     println!("  datadir {}", st.datadir.display());
     println!("  log     {}", st.error_log.display());
     println!(
-        "  connect mariadb --no-defaults -uroot -S {}",
+        "  connect mariadb --defaults-file={}   (root over TCP; the password is in that 0600 file)",
+        st.client_defaults().display()
+    );
+    println!(
+        "  local   mariadb --no-defaults -uroot -S {}   (over the socket, which only this sandbox's owner can reach)",
         st.socket.display()
     );
     println!("  stop    psbench sandbox stop {}", st.name);

@@ -15,6 +15,7 @@ mod header;
 mod interval;
 mod json_doc;
 mod latency;
+pub mod limits;
 mod options;
 mod reconnect;
 mod run;

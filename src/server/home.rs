@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 
 /// The root directory of psbench's own state: `$PSBENCH_HOME`, else
-/// `$XDG_DATA_HOME/psbench`, else `~/.local/share/psbench`.
+/// `$XDG_DATA_HOME/psbench`, else `~/.local/share/psbench`; as root, `/var/lib/psbench`
+/// (root's home is closed to the unprivileged account its servers run as).
 #[derive(Clone, Debug)]
 pub struct Home {
     root: PathBuf,
@@ -20,6 +21,9 @@ impl Home {
         }
         if let Some(x) = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
             return Home::new(PathBuf::from(x).join("psbench"));
+        }
+        if super::account::running_as_root() {
+            return Home::new("/var/lib/psbench");
         }
         let home = std::env::var_os("HOME").unwrap_or_else(|| "/tmp".into());
         Home::new(PathBuf::from(home).join(".local/share/psbench"))

@@ -1,6 +1,8 @@
 //! Stage 1: servers. Sandboxes of any MySQL-family binary tree (the system's mariadbd by
 //! default), or an external server reached through an [`Endpoint`].
 
+pub mod access;
+pub mod account;
 pub mod basedir;
 pub mod datadir;
 pub mod endpoint;

@@ -2,7 +2,9 @@
 //! log, bound to 127.0.0.1, started with `--no-defaults` and an explicit option list, and
 //! stopped by its own pid. Dropping a [`Sandbox`] stops its server.
 
-use super::basedir::{Binaries, Flavour};
+use super::access::{self, Access};
+use super::account;
+use super::basedir::Binaries;
 use super::datadir;
 use super::endpoint::Endpoint;
 use super::errorlog::{self, StartFailure};
@@ -86,9 +88,22 @@ impl SandboxState {
         self.process.is_some_and(|p| p.is_running())
     }
 
-    /// The root account over the sandbox's socket.
+    /// The root account over the sandbox's socket, whose directory only the owner can reach
+    /// (root@localhost needs no password: it is reachable over the socket only).
     pub fn admin_endpoint(&self) -> Endpoint {
         Endpoint::tcp("127.0.0.1", self.port, "root").with_socket(Some(self.socket.clone()))
+    }
+
+    /// root over TCP on 127.0.0.1, with this sandbox's password.
+    pub fn tcp_endpoint(&self) -> Endpoint {
+        let mut e = Endpoint::tcp("127.0.0.1", self.port, "root");
+        e.password = access::password(&self.dir);
+        e
+    }
+
+    /// The client defaults file (0600) holding the TCP connection and its password.
+    pub fn client_defaults(&self) -> PathBuf {
+        access::defaults_file(&self.dir)
     }
 
     fn file(dir: &Path) -> PathBuf {
@@ -118,6 +133,7 @@ pub struct Sandbox {
     child: Option<Child>,
     registry_key: Option<u64>,
     variables: BTreeMap<String, String>,
+    access: Access,
 }
 
 /// Unix socket paths are limited to 107 bytes.
@@ -149,6 +165,12 @@ impl Sandbox {
             }
         }
         let binaries = Binaries::locate(spec.basedir.as_deref())?;
+        let server_account = account::server_account()?;
+        access::prepare_home(&spec.home, server_account.as_ref())?;
+        account::private_dir(&dir)?;
+        if let (Some(acc), Some(base)) = (&server_account, &binaries.basedir) {
+            account::check_reachable(&base.join("share"), acc)?;
+        }
         let datadir = dir.join("data");
         if (spec.fresh || spec.datadir_from.is_some()) && datadir.exists() {
             std::fs::remove_dir_all(&datadir)
@@ -175,9 +197,14 @@ impl Sandbox {
             };
             datadir::copy(&src, &datadir)?;
         }
-        for d in [&run, &dir.join("tmp")] {
+        for d in [&run, &dir.join("tmp"), &access::files_dir(&dir)] {
             std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
         }
+        if let Some(acc) = &server_account {
+            account::give(&dir, acc)?;
+            account::check_reachable(&dir, acc)?;
+        }
+        let access = Access::new(&dir, server_account);
         let options = options::merge(options::defaults(binaries.flavour), &spec.options);
         let state = SandboxState {
             name: spec.name.clone(),
@@ -197,6 +224,7 @@ impl Sandbox {
             child: None,
             registry_key: None,
             variables: BTreeMap::new(),
+            access,
         };
         sb.boot()?;
         Ok(sb)
@@ -213,6 +241,7 @@ impl Sandbox {
                 None => free_port()?,
             };
             let log_from = errorlog::offset(&self.state.error_log);
+            self.access.write(self.state.port)?;
             self.launch()?;
             match self.wait_ready(log_from) {
                 Ok(()) => break,
@@ -221,14 +250,11 @@ impl Sandbox {
                 Err(StartError::Failed(e)) => return Err(e),
             }
         }
-        if self.state.binaries.flavour == Flavour::MySql {
-            // --initialize-insecure creates root@localhost only; allow TCP from 127.0.0.1 too.
-            let mut c = self.state.admin_endpoint().connect()?;
-            c.query_drop(
-                "CREATE USER IF NOT EXISTS 'root'@'127.0.0.1'; \
-                 GRANT ALL ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION",
-            )
-            .context("creating root@127.0.0.1")?;
+        {
+            let mut admin = self.state.admin_endpoint().connect()?;
+            self.access.lock_down(&mut admin).with_context(|| {
+                format!("securing the accounts of sandbox '{}'", self.state.name)
+            })?;
         }
         self.variables = self.read_variables()?;
         let bad = options::not_applied(&self.state.options, &self.variables);
@@ -271,9 +297,7 @@ impl Sandbox {
             format!("--log-error={}", s.error_log.display()),
             format!("--tmpdir={}", s.dir.join("tmp").display()),
         ]);
-        if datadir::running_as_root() {
-            args.push("--user=root".into());
-        }
+        args.extend(self.access.server_args());
         args.extend(s.options.iter().map(ServerOption::to_arg));
 
         let mut cmd = match self.spec.wrapper.split_first() {
@@ -289,19 +313,29 @@ impl Sandbox {
             .append(true)
             .open(s.dir.join("run/server.out"))?;
         cmd.args(&args)
+            .current_dir(&s.dir)
             .stdin(Stdio::null())
             .stdout(out.try_clone()?)
             .stderr(out)
             // Its own process group: a ^C at the terminal reaches psbench, which stops it.
             .process_group(0);
-        if !self.spec.detached {
-            // Even if psbench is killed outright, the server does not outlive it.
-            unsafe {
-                cmd.pre_exec(|| {
+        // As root, the whole process (a wrapper such as valgrind included) runs as the
+        // server's account from exec on, so nothing it creates belongs to root.
+        let ids = self.access.server_account().map(|a| (a.uid, a.gid));
+        let detached = self.spec.detached;
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                if let Some((uid, gid)) = ids {
+                    account::become_ids(uid, gid)?;
+                }
+                if !detached {
+                    // Even if psbench is killed outright, the server does not outlive it
+                    // (after the uid change, which clears this setting).
                     libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
-                    Ok(())
-                });
-            }
+                }
+                Ok(())
+            });
         }
         let child = cmd
             .spawn()
@@ -468,9 +502,16 @@ impl Sandbox {
     pub fn admin_endpoint(&self) -> Endpoint {
         self.state.admin_endpoint()
     }
-    /// root over TCP on 127.0.0.1.
+    /// root over TCP on 127.0.0.1, with the sandbox's password.
     pub fn tcp_endpoint(&self) -> Endpoint {
-        Endpoint::tcp("127.0.0.1", self.state.port, "root")
+        let mut e = Endpoint::tcp("127.0.0.1", self.state.port, "root");
+        e.password = Some(self.access.password().to_string());
+        e
+    }
+
+    /// The sandbox's root password over TCP (a new one at every start).
+    pub fn password(&self) -> &str {
+        self.access.password()
     }
 }
 

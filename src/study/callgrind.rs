@@ -25,6 +25,8 @@ pub fn wrapper(out_dir: &Path) -> Result<Vec<String>> {
             "--callgrind-out-file={}/callgrind.out.%p",
             out_dir.display()
         ),
+        // The control pipes beside the dumps, in a directory the server's account owns.
+        format!("--vgdb-prefix={}", vgdb_prefix(out_dir).display()),
     ])
 }
 
@@ -36,9 +38,19 @@ fn which(prog: &str) -> Option<PathBuf> {
     })
 }
 
-/// `callgrind_control ARGS PID`.
-pub fn control(args: &[&str], pid: i32) -> Result<()> {
-    let out = Command::new("callgrind_control")
+fn vgdb_prefix(out_dir: &Path) -> PathBuf {
+    out_dir.join("vgdb")
+}
+
+/// `callgrind_control ARGS PID` for a server started with [`wrapper`]`(out_dir)`.
+pub fn control(args: &[&str], pid: i32, out_dir: &Path) -> Result<()> {
+    let mut cmd = Command::new("callgrind_control");
+    // As the server's account when psbench is root: valgrind answers its own user only.
+    if let Some(acc) = crate::server::account::server_account()? {
+        crate::server::account::run_as(&mut cmd, &acc);
+    }
+    let out = cmd
+        .arg(format!("--vgdb-prefix={}", vgdb_prefix(out_dir).display()))
         .args(args)
         .arg(pid.to_string())
         .output()

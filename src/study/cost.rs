@@ -152,16 +152,16 @@ fn count_windows(
     attempt: u32,
     before_window: BeforeWindow,
 ) -> Result<Vec<Window>> {
-    callgrind::control(&["-i", "on"], pid)?;
+    callgrind::control(&["-i", "on"], pid, dump_dir)?;
     let mut dumps: Vec<Dump> = Vec::new();
     for (i, n) in plan.windows.iter().enumerate() {
-        callgrind::control(&["-z"], pid)?;
+        callgrind::control(&["-z"], pid, dump_dir)?;
         before_window(attempt, i, &mut session.conn)?;
         session.run_window(*n, plan.block())?;
-        callgrind::control(&["-d"], pid)?;
+        callgrind::control(&["-d"], pid, dump_dir)?;
         dumps.push(callgrind::newest_dump(dump_dir, pid)?);
     }
-    callgrind::control(&["-i", "off"], pid)?;
+    callgrind::control(&["-i", "off"], pid, dump_dir)?;
     let thread = callgrind::busiest_thread(&dumps)
         .with_context(|| format!("no thread of pid {pid} in the dumps"))?;
     plan.windows

@@ -7,7 +7,7 @@ use super::runner::{cell_seed, record, Request};
 use super::{cost, variant};
 use crate::results::{CostResult, CostWindow, StudyResults};
 use crate::workloads::sysbench::sysbench_workload;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -31,9 +31,6 @@ pub(super) fn run_cost(
     if binaries.len() > 1 && !res.notes.iter().any(|n| n == LAYOUT_NOTE) {
         res.notes.push(LAYOUT_NOTE.to_string());
     }
-    let dumps = req.out_dir.join("callgrind");
-    std::fs::create_dir_all(&dumps)?;
-    let wrapper = cost::wrapper(&dumps)?;
     for v in variants {
         let pending: Vec<_> = study
             .cost_steps()
@@ -44,13 +41,17 @@ pub(super) fn run_cost(
             continue;
         }
         let name = variant::sandbox_name(prefix, &format!("cost-{}", v.name));
+        // Inside the sandbox, which the server's account owns: it writes the dumps.
+        let dumps = req.home.sandbox_dir(&name).join("callgrind");
+        std::fs::create_dir_all(&dumps).with_context(|| format!("creating {}", dumps.display()))?;
+        let wrapper = cost::wrapper(&dumps)?;
         let launch = variant::Launch {
             variant: v,
             home: &req.home,
             sandbox_name: name.clone(),
             datadir: &datadirs[&v.basedir],
             extra_options: cost::valgrind_options(),
-            wrapper: wrapper.clone(),
+            wrapper,
             ready_timeout: Duration::from_secs(300),
         };
         progress.start(&format!("cost: starting {} under callgrind", v.name));

@@ -137,7 +137,7 @@ impl Overrides {
                 }
             }
         }
-        Ok(())
+        super::runner::check_client_limits(s)
     }
 }
 

@@ -103,6 +103,7 @@ pub(super) fn cell_seed(base: u64, round: u32, step: &str, threads: u32) -> u64 
 }
 
 pub fn run(req: Request) -> Result<StudyResults> {
+    check_client_limits(&req.study)?;
     std::fs::create_dir_all(&req.out_dir)
         .with_context(|| format!("creating {}", req.out_dir.display()))?;
     let mut res = if req.resume {
@@ -524,6 +525,12 @@ fn run_cell_with_attempts(
             return Ok(c);
         }
     }
+}
+
+/// Before any server starts: the study's largest thread count must be one this client can run.
+pub fn check_client_limits(study: &Study) -> Result<()> {
+    let most = study.cells().iter().map(|(_, t)| *t).max().unwrap_or(1);
+    crate::driver::limits::check(most as u64)
 }
 
 /// Where a study writes by default: `psbench-out/NAME-YYYYMMDDTHHMMSS`.
