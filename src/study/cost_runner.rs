@@ -1,29 +1,25 @@
 //! A study's cost mode: each variant's server under callgrind, every cost step measured on
 //! it, each result written to the document as soon as it is known.
 
-use super::file::{Study, Variant};
-use super::progress::Progress;
-use super::runner::{cell_seed, record, Request};
+use super::file::Variant;
+use super::runner::{cell_seed, record, Scope};
 use super::{cost, variant};
 use crate::results::{CostResult, CostWindow, StudyResults};
 use crate::workloads::sysbench::sysbench_workload;
 use anyhow::{Context, Result};
-use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Said in every study whose cost mode ran more than one server binary.
 const LAYOUT_NOTE: &str = "Cost mode compares binaries built differently: instruction counts differ by code layout and compiler as well as by logic.";
 
-pub(super) fn run_cost(
-    req: &Request,
-    study: &Study,
-    variants: &[&Variant],
-    datadirs: &BTreeMap<Option<PathBuf>, PathBuf>,
-    prefix: &str,
-    res: &mut StudyResults,
-    progress: &Progress,
-) -> Result<()> {
+pub(super) fn run_cost(scope: &Scope, variants: &[&Variant], res: &mut StudyResults) -> Result<()> {
+    let Scope {
+        req,
+        study,
+        datadirs,
+        prefix,
+        progress,
+    } = *scope;
     if variants.is_empty() {
         return Ok(());
     }

@@ -193,10 +193,15 @@ pub fn run(req: Request) -> Result<StudyResults> {
     }
     let prefix = format!("s{}", std::process::id());
 
-    cost_runner::run_cost(
-        &req, &study, &costv, &datadirs, &prefix, &mut res, &progress,
-    )?;
-    run_throughput(&req, &study, &tput, &datadirs, &prefix, &mut res, &progress)?;
+    let scope = Scope {
+        req: &req,
+        study: &study,
+        datadirs: &datadirs,
+        prefix: &prefix,
+        progress: &progress,
+    };
+    cost_runner::run_cost(&scope, &costv, &mut res)?;
+    run_throughput(&scope, &tput, &mut res)?;
     profile_outputs(&req.out_dir, &mut res);
 
     progress.finish();
@@ -248,15 +253,24 @@ fn profile_outputs(out_dir: &Path, res: &mut StudyResults) {
     }
 }
 
-fn run_throughput(
-    req: &Request,
-    study: &Study,
-    variants: &[&Variant],
-    datadirs: &BTreeMap<Option<PathBuf>, PathBuf>,
-    prefix: &str,
-    res: &mut StudyResults,
-    progress: &Progress,
-) -> Result<()> {
+/// What every part of a study's run shares: the request, the study as run, the prepared
+/// datadir of each server binary, this run's sandbox-name prefix, the progress display.
+pub(super) struct Scope<'a> {
+    pub req: &'a Request,
+    pub study: &'a Study,
+    pub datadirs: &'a BTreeMap<Option<PathBuf>, PathBuf>,
+    pub prefix: &'a str,
+    pub progress: &'a Progress,
+}
+
+fn run_throughput(scope: &Scope, variants: &[&Variant], res: &mut StudyResults) -> Result<()> {
+    let Scope {
+        req,
+        study,
+        datadirs,
+        prefix,
+        progress,
+    } = *scope;
     let workloads: Vec<_> = study
         .sysbench_steps()
         .into_iter()
