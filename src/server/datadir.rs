@@ -1,6 +1,7 @@
 //! Datadirs: initialised once per (binary, init options) and copied for every sandbox,
 //! so that each sandbox starts from the same state and loading never dominates study time.
 
+use super::account::Account;
 use super::basedir::{Binaries, Flavour};
 use super::options::{ServerOption, INIT_KEYS};
 use crate::error::usage;
@@ -21,7 +22,12 @@ pub fn init_options(options: &[ServerOption]) -> Vec<ServerOption> {
 
 /// A freshly initialised datadir for these binaries and options, from the cache under
 /// `cache_root` (created on first use).
-pub fn pristine(bin: &Binaries, init_opts: &[ServerOption], cache_root: &Path) -> Result<PathBuf> {
+pub fn pristine(
+    bin: &Binaries,
+    init_opts: &[ServerOption],
+    cache_root: &Path,
+    server: Option<&Account>,
+) -> Result<PathBuf> {
     let mut h = DefaultHasher::new();
     bin.server.hash(&mut h);
     bin.version.hash(&mut h);
@@ -53,7 +59,7 @@ pub fn pristine(bin: &Binaries, init_opts: &[ServerOption], cache_root: &Path) -
     let tmp = cache_root.join(format!(".tmp-{}-{:016x}", std::process::id(), h.finish()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp)?;
-    let result = initialise(bin, init_opts, &tmp.join("data"));
+    let result = initialise(bin, init_opts, &tmp.join("data"), server);
     if let Err(e) = result {
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);
@@ -66,7 +72,12 @@ pub fn pristine(bin: &Binaries, init_opts: &[ServerOption], cache_root: &Path) -
 }
 
 /// Create a datadir with the tree's own initialiser.
-pub fn initialise(bin: &Binaries, init_opts: &[ServerOption], data: &Path) -> Result<()> {
+pub fn initialise(
+    bin: &Binaries,
+    init_opts: &[ServerOption],
+    data: &Path,
+    server: Option<&Account>,
+) -> Result<()> {
     let mut cmd: Command;
     match bin.flavour {
         Flavour::MariaDb => {
@@ -98,10 +109,10 @@ pub fn initialise(bin: &Binaries, init_opts: &[ServerOption], data: &Path) -> Re
     let tmpdir = data.with_file_name("tmp");
     std::fs::create_dir_all(&tmpdir).with_context(|| format!("creating {}", tmpdir.display()))?;
     // As root, the datadir belongs to the account its servers will run as.
-    if let Some(acc) = super::account::server_account()? {
+    if let Some(acc) = server {
         if let Some(parent) = data.parent() {
-            super::account::give(parent, &acc)?;
-            super::account::check_reachable(parent, &acc)?;
+            super::account::give(parent, acc)?;
+            super::account::check_reachable(parent, acc)?;
         }
         cmd.arg(format!("--user={}", acc.name));
     }

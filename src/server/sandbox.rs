@@ -192,6 +192,7 @@ impl Sandbox {
                     &binaries,
                     &datadir::init_options(&spec.options),
                     &spec.home.initdb_cache(),
+                    server_account.as_ref(),
                 )
                 .with_context(|| format!("creating a datadir for sandbox '{}'", spec.name))?,
             };
@@ -507,6 +508,11 @@ impl Sandbox {
         let mut e = Endpoint::tcp("127.0.0.1", self.state.port, "root");
         e.password = Some(self.access.password().to_string());
         e
+    }
+
+    /// The OS account the server runs as, when not psbench's own user.
+    pub fn server_account(&self) -> Option<&account::Account> {
+        self.access.server_account()
     }
 
     /// The sandbox's root password over TCP (a new one at every start).

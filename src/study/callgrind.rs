@@ -2,6 +2,7 @@
 //! commands, and reading one dump's instructions per thread.
 
 use crate::error::usage;
+use crate::server::account::Account;
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -43,11 +44,12 @@ fn vgdb_prefix(out_dir: &Path) -> PathBuf {
 }
 
 /// `callgrind_control ARGS PID` for a server started with [`wrapper`]`(out_dir)`.
-pub fn control(args: &[&str], pid: i32, out_dir: &Path) -> Result<()> {
+/// Runs as `account`, the one the server runs as (when not psbench's own): valgrind's control
+/// pipes answer their own user only.
+pub fn control(args: &[&str], pid: i32, account: Option<&Account>, out_dir: &Path) -> Result<()> {
     let mut cmd = Command::new("callgrind_control");
-    // As the server's account when psbench is root: valgrind answers its own user only.
-    if let Some(acc) = crate::server::account::server_account()? {
-        crate::server::account::run_as(&mut cmd, &acc);
+    if let Some(acc) = account {
+        crate::server::account::run_as(&mut cmd, acc);
     }
     let out = cmd
         .arg(format!("--vgdb-prefix={}", vgdb_prefix(out_dir).display()))

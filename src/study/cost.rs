@@ -9,6 +9,7 @@
 //! estimate (docs/cost-mode.md).
 
 use super::callgrind::{self, Dump};
+use crate::server::account::Account;
 use crate::server::{Endpoint, Sandbox, ServerOption};
 use crate::workloads::{EventError, QueryCounters, Workload};
 use anyhow::{bail, Context, Result};
@@ -118,22 +119,27 @@ pub fn measure_with(
         .with_database(Some(super::dataset::DATABASE));
     let mut session = Session::open(workload, &ep, seed)?;
     session.warm_up(plan)?;
+    let account = sandbox.server_account();
     let mut windows = Vec::new();
     let mut estimates = Vec::new();
+    let mut ir_per_txn = 0.0;
     for attempt in 1..=ATTEMPTS {
-        let counted = count_windows(&mut session, plan, pid, dump_dir, attempt, before_window)?;
+        let counted = count_windows(
+            &mut session,
+            plan,
+            (pid, account),
+            dump_dir,
+            attempt,
+            before_window,
+        )?;
         estimates = marginal_estimates(&counted);
+        let (first, end) = (&counted[0], &counted[counted.len() - 1]);
+        ir_per_txn = (end.ir as f64 - first.ir as f64) / (end.events - first.events) as f64;
         windows.extend(counted);
         if agree(&estimates) {
             break;
         }
     }
-    let last: Vec<&Window> = windows
-        .iter()
-        .filter(|w| w.attempt == windows.last().map_or(1, |l| l.attempt))
-        .collect();
-    let (first, end) = (last[0], last[last.len() - 1]);
-    let ir_per_txn = (end.ir as f64 - first.ir as f64) / (end.events - first.events) as f64;
     Ok(CostMeasurement {
         unstable: !agree(&estimates),
         windows,
@@ -147,21 +153,21 @@ pub fn measure_with(
 fn count_windows(
     session: &mut Session,
     plan: &Plan,
-    pid: i32,
+    (pid, account): (i32, Option<&Account>),
     dump_dir: &Path,
     attempt: u32,
     before_window: BeforeWindow,
 ) -> Result<Vec<Window>> {
-    callgrind::control(&["-i", "on"], pid, dump_dir)?;
+    callgrind::control(&["-i", "on"], pid, account, dump_dir)?;
     let mut dumps: Vec<Dump> = Vec::new();
     for (i, n) in plan.windows.iter().enumerate() {
-        callgrind::control(&["-z"], pid, dump_dir)?;
+        callgrind::control(&["-z"], pid, account, dump_dir)?;
         before_window(attempt, i, &mut session.conn)?;
         session.run_window(*n, plan.block())?;
-        callgrind::control(&["-d"], pid, dump_dir)?;
+        callgrind::control(&["-d"], pid, account, dump_dir)?;
         dumps.push(callgrind::newest_dump(dump_dir, pid)?);
     }
-    callgrind::control(&["-i", "off"], pid, dump_dir)?;
+    callgrind::control(&["-i", "off"], pid, account, dump_dir)?;
     let thread = callgrind::busiest_thread(&dumps)
         .with_context(|| format!("no thread of pid {pid} in the dumps"))?;
     plan.windows
