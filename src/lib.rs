@@ -1,9 +1,11 @@
 //! psbench: what does this database server setting, build or version cost on this workload?
 //!
-//! One module per pipeline stage (see DESIGN.md); each stage knows only the one before it.
-//! `cli` only parses arguments and calls into the stages.
+//! One module per pipeline stage (README.md, Layout); which may import which is written once,
+//! in tests/architecture.rs. `cli` only parses arguments and calls into the stages.
 
 pub mod cli;
+pub mod connection;
+pub mod console;
 pub mod driver;
 pub mod error;
 pub mod ibench;

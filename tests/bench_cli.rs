@@ -7,8 +7,10 @@
 mod common;
 
 use mysql::prelude::Queryable;
-use psbench::driver::{self, RunContext, RunOptions};
-use psbench::server::{Endpoint, Home, Sandbox, SandboxSpec};
+use psbench::connection::Endpoint;
+use psbench::console::{self, RunContext};
+use psbench::driver::{self, RunOptions};
+use psbench::server::{Home, Sandbox, SandboxSpec};
 use psbench::workloads::{EventError, QueryCounters, Worker, Workload};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -135,7 +137,7 @@ fn run_probe(
         command_line: &[],
     };
     let mut out = Vec::new();
-    let r = driver::run(w, ep, opts, &ctx, &mut out);
+    let r = console::sysbench::run(w, ep, opts, &ctx, &mut out);
     (r, String::from_utf8(out).unwrap())
 }
 
@@ -470,6 +472,16 @@ fn json_document_is_complete_and_never_holds_the_password() {
             .unwrap()
             > 0.0
     );
+    // results/ reads back what it wrote, typed, and says when a file is not a bench document.
+    let typed = psbench::results::BenchDocument::load(&json).unwrap();
+    assert_eq!((typed.seed, typed.totals.transactions), (77, txns));
+    assert_eq!(typed.endpoint.port, sb.port());
+    assert_eq!(typed.intervals.len(), intervals.len());
+    let elsewhere = tmp.path().join("not-a-bench.json");
+    std::fs::write(&elsewhere, r#"{"format": "psbench-study", "version": 1}"#).unwrap();
+    let e = psbench::results::BenchDocument::load(&elsewhere).unwrap_err();
+    assert!(psbench::error::is_usage(&e), "{e:#}");
+    assert!(e.to_string().contains("psbench-bench"), "{e:#}");
 }
 
 /// `[ 2s ] thds: 1 tps: ... lat (ms,95%): 123.45 ...` → (2, 123.45)

@@ -25,6 +25,8 @@ fn results_json() -> String {
         cells: vec![],
         cost: vec![],
         notes: vec![],
+        steps: Vec::new(),
+        frames_that_grew: Vec::new(),
     };
     serde_json::to_string(&r).unwrap()
 }

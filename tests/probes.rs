@@ -14,7 +14,7 @@ fn pfs_state_and_status_deltas_of_a_real_server() {
     let sb = Sandbox::start(spec).unwrap();
     let mut c = sb.admin_endpoint().connect().unwrap();
     let pfs = PfsState::read(&mut c).unwrap();
-    // MariaDB 10.11 defaults (spec/pfs-scenarios.md §2.2, §2.3).
+    // MariaDB 10.11 defaults (docs/scenarios.md#how-a-scenario-is-verified).
     assert!(pfs.enabled);
     assert!(pfs.instruments >= 900, "{pfs:?}");
     assert!(pfs.instruments_enabled > 300 && pfs.instruments_enabled < pfs.instruments);

@@ -103,8 +103,15 @@ fn debian_server_profiles_fold_mariadbd_frames_and_name_missing_symbols() {
         "{summary}"
     );
     let res = psbench::results::StudyResults::load(&out).unwrap();
-    let section = psbench::profile::outputs::report_section(&res, &out.join("results.json"));
+    let section = psbench::report::frames_that_grew::section(&res);
     assert_eq!(section.as_deref(), Some(summary.as_str()));
+    assert!(
+        res.frames_that_grew
+            .iter()
+            .any(|g| g.variant == "default" && !g.frames.is_empty()),
+        "{:?}",
+        res.frames_that_grew
+    );
     // The study's summary carries the table, one heading level down.
     let study_md = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(

@@ -21,7 +21,7 @@ fn every_scenario_takes_effect_at_startup() {
             .unwrap_or_else(|e| panic!("{name}: {e:#}"));
         counts.push((name, state.instruments_enabled, state.consumers_on.len()));
     }
-    // The floor of 70 memory/performance_schema instruments (spec §2.2) and all 15 consumers.
+    // The floor of 70 memory/performance_schema instruments (docs/scenarios.md#how-a-scenario-is-verified) and all 15 consumers.
     let get = |n: &str| counts.iter().find(|c| *c.0 == n).unwrap();
     assert_eq!(get("all_disabled").1, 70, "{counts:?}");
     assert_eq!(get("all_disabled").2, 0);

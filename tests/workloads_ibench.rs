@@ -1,13 +1,16 @@
 //! The Insert Benchmark against a real MariaDB sandbox: the compatibility checks of
-//! shared/spec/insert-benchmark.md §6 after every step of one sequence, the SLA flag when the
+//! docs/insert-benchmark.md#how-it-is-tested after every step of one sequence, the SLA flag when the
 //! writers are asked for more than the server can do, and the command line's documents.
 
 mod common;
 
 use mysql::prelude::Queryable;
-use psbench::ibench::{self, StepResult, Target};
+use psbench::ibench::{self, Measure, StepHost, Target};
+use psbench::results::insert_benchmark::StepResult;
 use psbench::server::{Home, Sandbox, SandboxSpec};
-use psbench::workloads::ibench::{parse_steps, point_sql, range_sql, IbenchOptions, DATABASE};
+use psbench::workloads::ibench::{
+    parse_steps, point_sql, range_sql, IbenchOptions, Step, DATABASE,
+};
 
 /// X is not a multiple of 100: l.i0 rounds it up to whole 100-row statements.
 const X: u64 = 20_050;
@@ -64,37 +67,32 @@ fn indexes(conn: &mut mysql::Conn, table: &str) -> Vec<(String, String)> {
     idx
 }
 
-#[test]
-fn every_step_keeps_the_specs_invariants() {
-    let _cores = CORES.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = common::tempdir_builder()
-        .prefix("pib")
-        .tempdir_in("/tmp")
-        .unwrap();
-    let sb = start(dir.path(), "ib");
-    let o = options();
-    let endpoint = sb.tcp_endpoint();
-    let target = Target {
-        endpoint: &endpoint,
-        opts: &o,
-        percentiles: &[],
-    };
-    let mut admin = sb.admin_endpoint().connect().unwrap();
-    let steps = parse_steps("all", &o).unwrap();
-    let mut results: Vec<StepResult> = Vec::new();
-    let (mut lo, mut hi) = (1i64, 0i64);
-    let mut previous = None;
-    for (i, step) in steps.iter().enumerate() {
-        if ibench::needs_cleanup(previous, step) {
-            assert_eq!(
-                step.name, "qr100",
-                "the cleanup comes between l.i2 and qr100"
-            );
-            ibench::cleanup::run(&mut admin, o.clients, 0.5).unwrap();
+/// Checks the tables and each step's figures after every step of a sequence.
+struct Invariants<'a> {
+    admin: mysql::Conn,
+    o: &'a IbenchOptions,
+    /// The lowest and highest primary key every table must hold.
+    lo: i64,
+    hi: i64,
+    results: Vec<StepResult>,
+    /// The steps the cleanup ran before.
+    cleanups: Vec<String>,
+}
+
+impl StepHost for Invariants<'_> {
+    fn cleanup_starting(&mut self, _seconds: f64) {
+        self.cleanups.push(String::new());
+    }
+
+    fn step(&mut self, i: usize, step: &Step, measure: Measure) -> anyhow::Result<bool> {
+        if let Some(last) = self.cleanups.last_mut().filter(|c| c.is_empty()) {
+            *last = step.name.clone();
         }
-        previous = Some(step);
-        let (r, _) = ibench::run_step(&target, step, 7 + i as u64).unwrap();
-        let ranges = table_ranges(&mut admin, o.clients);
+        let (r, _) = measure(7 + i as u64)?;
+        let Invariants {
+            admin, o, lo, hi, ..
+        } = self;
+        let ranges = table_ranges(admin, o.clients);
         let name = step.name.as_str();
         assert_eq!(
             (r.errors, r.reconnects, r.short_deletes),
@@ -105,22 +103,22 @@ fn every_step_keeps_the_specs_invariants() {
         let per_table = |rows: u64| rows * o.clients as u64;
         match name {
             "l.i0" => {
-                hi = X_LOADED as i64;
+                *hi = X_LOADED as i64;
                 assert_eq!(r.rows_inserted, per_table(X_LOADED));
                 assert_eq!(r.insert_statements, per_table(X_LOADED / 100));
                 assert_eq!(r.delete_statements, 0);
                 for n in 1..=o.clients {
-                    let idx = indexes(&mut admin, &format!("pi{n}"));
+                    let idx = indexes(admin, &format!("pi{n}"));
                     assert_eq!(idx, [("PRIMARY".into(), "transactionid".into())]);
                 }
             }
             "l.x" => {
-                hi += 100;
+                *hi += 100;
                 assert_eq!(r.rows_inserted, per_table(100));
                 assert_eq!(r.unit, "indexed rows/s");
                 for n in 1..=o.clients {
                     let t = format!("pi{n}");
-                    let idx = indexes(&mut admin, &t);
+                    let idx = indexes(admin, &t);
                     let want: Vec<(String, String)> = [
                         ("PRIMARY", "transactionid"),
                         ("marketsegment", "productid,customerid,price"),
@@ -148,8 +146,8 @@ fn every_step_keeps_the_specs_invariants() {
                     "l.i2" => (Z, 5),
                     _ => (QUERY_SECONDS * step.rate().unwrap(), 50),
                 };
-                lo += rows as i64;
-                hi += rows as i64;
+                *lo += rows as i64;
+                *hi += rows as i64;
                 assert_eq!(r.rows_inserted, per_table(rows), "{name}");
                 assert_eq!(
                     r.rows_deleted, r.rows_inserted,
@@ -165,7 +163,7 @@ fn every_step_keeps_the_specs_invariants() {
                 X_LOADED + if i == 0 { 0 } else { 100 },
                 "{name}: rows"
             );
-            assert_eq!((*min, *max), (lo, hi), "{name}: key range");
+            assert_eq!((*min, *max), (*lo, *hi), "{name}: key range");
         }
         assert_eq!(
             r.rows_after,
@@ -195,12 +193,54 @@ fn every_step_keeps_the_specs_invariants() {
                 assert!(fetched > 9.5 && fetched <= 10.0, "{name}: {fetched}");
             }
         }
-        results.push(r);
+        self.results.push(r);
+        Ok(true)
     }
+}
+
+#[test]
+fn every_step_keeps_the_specs_invariants() {
+    let _cores = CORES.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = common::tempdir_builder()
+        .prefix("pib")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let sb = start(dir.path(), "ib");
+    let o = options();
+    let endpoint = sb.tcp_endpoint();
+    let target = Target {
+        endpoint: &endpoint,
+        opts: &o,
+        percentiles: &[],
+    };
+    let admin_endpoint = sb.admin_endpoint();
+    let steps = parse_steps("all", &o).unwrap();
+    // The sequence both `bench insert-benchmark` and studies run, with the invariants checked
+    // after every step.
+    let mut check = Invariants {
+        admin: admin_endpoint.connect().unwrap(),
+        o: &o,
+        lo: 1,
+        hi: 0,
+        results: Vec::new(),
+        cleanups: Vec::new(),
+    };
+    ibench::run_sequence(&target, &admin_endpoint, &steps, &mut check).unwrap();
+    assert_eq!(
+        check.cleanups,
+        ["qr100"],
+        "the cleanup comes between l.i2 and qr100, once"
+    );
+    let Invariants {
+        mut admin,
+        lo,
+        results,
+        ..
+    } = check;
     let names: Vec<&str> = results.iter().map(|r| r.step.as_str()).collect();
     assert_eq!(names, psbench::workloads::ibench::ALL_STEPS);
 
-    // Row shape (spec §1.4): domains, the data column, one timestamp per statement.
+    // Row shape (docs/insert-benchmark.md#tables-and-rows): domains, the data column, one timestamp per statement.
     let (a, b, c, d, e, f, g): (i64, i64, i64, i64, i64, i64, i64) = admin
         .query_first(format!(
             "SELECT MIN(cashregisterid), MAX(cashregisterid), MAX(productid), MAX(customerid), \
@@ -291,7 +331,7 @@ fn a_rate_the_server_cannot_keep_is_flagged_and_its_latency_counts_the_wait() {
     // The row count is the step's definition: all of it was inserted, late.
     assert_eq!(r.rows_inserted, 200_000);
     assert_eq!(r.rows_after, 5_100);
-    let mut text = ibench::text::summary(&[r]);
+    let mut text = psbench::console::ibench_text::summary(&[r]);
     assert!(text.contains("LOW"), "{text}");
     text.clear();
 }
@@ -359,8 +399,8 @@ fn the_command_writes_bench_documents_and_refuses_bad_input() {
     );
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(json.join("qp100.json")).unwrap()).unwrap();
-    assert_eq!(doc["format"], psbench::driver::JSON_FORMAT);
-    assert_eq!(doc["version"], psbench::driver::JSON_VERSION);
+    assert_eq!(doc["format"], psbench::results::bench::FORMAT);
+    assert_eq!(doc["version"], psbench::results::bench::VERSION);
     assert_eq!(doc["workload"], "insert-benchmark qp100");
     assert_eq!(doc["seed"], 7);
     let ib = &doc["insert_benchmark"];

@@ -1,11 +1,12 @@
 //! The sysbench workloads against a real MariaDB sandbox, with the installed sysbench 1.0.20
 //! as the reference: per-event SHOW GLOBAL STATUS deltas, the prepared dataset, the client's
-//! read/write/other counts (spec shared/spec/sysbench-oltp.md §2.5 and §6).
+//! read/write/other counts (docs/sysbench-compat.md#how-compatibility-is-tested).
 
 mod common;
 
 use mysql::prelude::Queryable;
-use psbench::server::{Endpoint, Home, Sandbox, SandboxSpec};
+use psbench::connection::Endpoint;
+use psbench::server::{Home, Sandbox, SandboxSpec};
 use psbench::workloads::sysbench::{OltpOptions, PsMode, RandType};
 use psbench::workloads::{sysbench_workload, EventError, QueryCounters};
 use std::collections::HashMap;
@@ -123,7 +124,7 @@ fn run_psbench(
     events: i64,
 ) -> (QueryCounters, HashMap<&'static str, f64>) {
     // A new seed per run: repeating a run's draws would UPDATE c to the value it already
-    // has, which changes nothing and counts as "other" (spec §3.1).
+    // has, which changes nothing and counts as "other" (docs/sysbench-compat.md#read-write-other).
     static RUNS: AtomicU64 = AtomicU64::new(0);
     let seed = SEED + RUNS.fetch_add(1, Ordering::Relaxed);
     let workload = sysbench_workload(name, opts).unwrap();
@@ -160,7 +161,7 @@ fn run_sysbench(
     events: i64,
 ) -> ([u64; 3], HashMap<&'static str, f64>) {
     // sysbench seeds from the clock's second: two runs in one second draw the same values
-    // (spec §3.1), so each run gets its own seed.
+    // (docs/sysbench-compat.md#random-numbers), so each run gets its own seed.
     static RUNS: AtomicU64 = AtomicU64::new(1);
     let seed = RUNS.fetch_add(1, Ordering::Relaxed);
     let mut args = args.to_vec();
@@ -175,7 +176,7 @@ fn run_sysbench(
     (sysbench_rwo(&out), per_event(&before, &after, events))
 }
 
-/// Spec §2.5: Com_select, update, delete, insert, begin, commit, stmt_execute per event
+/// docs/sysbench-compat.md#how-compatibility-is-tested: Com_select, update, delete, insert, begin, commit, stmt_execute per event
 /// (PS mode, transactions on), and the client's reads/writes/other per event.
 fn spec_row(name: &str) -> ([f64; 7], [f64; 3]) {
     match name {
@@ -375,7 +376,7 @@ fn one_value(conn: &mut mysql::Conn, sql: &str) -> String {
     }
 }
 
-/// What spec §6 checks 1-4 look at, for one prepared table.
+/// What docs/sysbench-compat.md#how-compatibility-is-tested checks 1-4 look at, for one prepared table.
 fn describe_table(conn: &mut mysql::Conn, db: &str) -> Vec<String> {
     let create: (String, String) = conn
         .query_first(format!("SHOW CREATE TABLE `{db}`.sbtest1"))

@@ -2,9 +2,10 @@
 //! sysbench's order and with its option names. Builds the option structs and calls the
 //! driver; nothing else.
 
-use crate::driver::{self, RunContext, RunOptions};
-use crate::server::endpoint::password_from_file;
-use crate::server::Endpoint;
+use super::connection_args::ConnectionArgs;
+use super::insert_benchmark::InsertBenchmarkArgs;
+use crate::console::{self, RunContext};
+use crate::driver::RunOptions;
 use crate::workloads::sysbench::options::parse_switch;
 use crate::workloads::{sysbench_workload, OltpOptions, SYSBENCH_WORKLOADS};
 use anyhow::{Context, Result};
@@ -42,7 +43,7 @@ fn workload_help() -> String {
 pub enum BenchSub {
     /// The Insert Benchmark's steps (l.i0, l.x, l.i1, l.i2, qr100 … qp1000) in order
     #[command(name = "insert-benchmark")]
-    InsertBenchmark(Box<super::ibench::IbenchArgs>),
+    InsertBenchmark(Box<InsertBenchmarkArgs>),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,59 +51,6 @@ pub enum BenchCommand {
     Prepare,
     Run,
     Cleanup,
-}
-
-#[derive(Args, Debug)]
-pub struct ConnectionArgs {
-    /// Server host (TCP).
-    #[arg(
-        long,
-        alias = "mysql_host",
-        default_value = "127.0.0.1",
-        help_heading = "Connection"
-    )]
-    pub mysql_host: String,
-    /// Server port (TCP).
-    #[arg(
-        long,
-        alias = "mysql_port",
-        default_value_t = 3306,
-        help_heading = "Connection"
-    )]
-    pub mysql_port: u16,
-    /// Unix socket; when given, host and port are not used.
-    #[arg(long, alias = "mysql_socket", help_heading = "Connection")]
-    pub mysql_socket: Option<PathBuf>,
-    /// User. `sbtest` is sysbench's default; a psbench sandbox has `root` with no password.
-    #[arg(
-        long,
-        alias = "mysql_user",
-        default_value = "sbtest",
-        help_heading = "Connection"
-    )]
-    pub mysql_user: String,
-    /// Password; prefer PSBENCH_MYSQL_PASSWORD or --mysql-password-file, which keep it out
-    /// of the process list. Never printed nor written to results.
-    #[arg(
-        long,
-        alias = "mysql_password",
-        env = "PSBENCH_MYSQL_PASSWORD",
-        hide_env_values = true,
-        conflicts_with = "mysql_password_file",
-        help_heading = "Connection"
-    )]
-    pub mysql_password: Option<String>,
-    /// File with the password (`password=...` as in my.cnf, or the bare password).
-    #[arg(long, alias = "mysql_password_file", help_heading = "Connection")]
-    pub mysql_password_file: Option<PathBuf>,
-    /// Database; `prepare` creates it when missing.
-    #[arg(
-        long,
-        alias = "mysql_db",
-        default_value = "sbtest",
-        help_heading = "Connection"
-    )]
-    pub mysql_db: String,
 }
 
 #[derive(Args, Debug)]
@@ -181,20 +129,6 @@ pub struct RunArgs {
     pub histogram: bool,
 }
 
-impl ConnectionArgs {
-    pub fn endpoint(&self) -> Result<Endpoint> {
-        let mut ep = Endpoint::tcp(&self.mysql_host, self.mysql_port, &self.mysql_user)
-            .with_socket(self.mysql_socket.clone())
-            .with_database(Some(&self.mysql_db));
-        ep.password = match (&self.mysql_password, &self.mysql_password_file) {
-            (Some(p), _) => Some(p.clone()),
-            (None, Some(f)) => Some(password_from_file(f)?),
-            (None, None) => None,
-        };
-        Ok(ep)
-    }
-}
-
 impl RunArgs {
     fn options(&self) -> RunOptions {
         RunOptions {
@@ -212,9 +146,9 @@ impl RunArgs {
     }
 }
 
-pub fn run(args: BenchArgs) -> Result<()> {
+pub fn command(args: BenchArgs) -> Result<()> {
     if let Some(BenchSub::InsertBenchmark(ib)) = args.insert_benchmark {
-        return super::ibench::run(*ib);
+        return super::insert_benchmark::command(*ib);
     }
     let (Some(name), Some(command)) = (&args.workload, args.command) else {
         return Err(crate::error::usage("bench needs a WORKLOAD and a COMMAND"));
@@ -224,14 +158,14 @@ pub fn run(args: BenchArgs) -> Result<()> {
     // Not locked: workloads print progress from their own threads.
     let mut out = std::io::stdout();
     match command {
-        BenchCommand::Prepare => driver::prepare(
+        BenchCommand::Prepare => console::sysbench::prepare(
             workload.as_ref(),
             &endpoint,
             args.run.threads,
             args.run.rand_seed,
             &mut out,
         ),
-        BenchCommand::Cleanup => driver::cleanup(workload.as_ref(), &endpoint, &mut out),
+        BenchCommand::Cleanup => console::sysbench::cleanup(workload.as_ref(), &endpoint, &mut out),
         BenchCommand::Run => {
             let workload_options =
                 serde_json::to_value(&args.oltp).context("recording the workload options")?;
@@ -241,7 +175,7 @@ pub fn run(args: BenchArgs) -> Result<()> {
                 workload_options: &workload_options,
                 command_line: &command_line,
             };
-            driver::run(
+            console::sysbench::run(
                 workload.as_ref(),
                 &endpoint,
                 &args.run.options(),

@@ -17,7 +17,7 @@ pub struct FetchArgs {
 }
 
 /// `psbench fetch mariadb 11.4.5`: fetch and unpack a release, check it runs, print its basedir.
-pub fn run(a: FetchArgs) -> Result<()> {
+pub fn command(a: FetchArgs) -> Result<()> {
     let Product::Mariadb = a.product;
     let dir = fetch::mariadb(&a.release, &fetch::cache_dir(), &mut std::io::stderr())?;
     let bin = crate::server::Binaries::locate(Some(&dir))?;

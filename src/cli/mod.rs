@@ -1,11 +1,16 @@
-//! Command-line parsing and dispatch only: each command hands its arguments to a pipeline stage.
+//! Command-line parsing and dispatch only: one file per command, each handing its arguments
+//! to a pipeline stage (`command` in each file).
 
 mod bench;
+mod compare;
+mod connection_args;
 mod fetch;
-mod ibench;
+mod insert_benchmark;
+mod report;
 mod run;
 mod sandbox;
 mod secret_args;
+mod studies;
 
 use crate::error;
 use clap::{Parser, Subcommand};
@@ -40,9 +45,9 @@ pub enum Command {
     /// Fetch a server release into the cache and print its basedir (e.g. mariadb 11.4.5)
     Fetch(fetch::FetchArgs),
     /// Render the report of a results directory again (print Markdown, rewrite its report files)
-    Report(run::ReportArgs),
+    Report(report::ReportArgs),
     /// Compare two results documents (say before and after an upgrade): B's variants against A's
-    Compare(run::CompareArgs),
+    Compare(compare::CompareArgs),
 }
 
 impl Cli {
@@ -61,13 +66,13 @@ pub fn main() -> i32 {
     crate::server::registry::install_signal_handler();
     let home = cli.home();
     let result = match cli.command {
-        Command::Sandbox(cmd) => sandbox::run(cmd, &home),
-        Command::Bench(args) => bench::run(*args),
-        Command::Run(args) => run::run(args, &home),
-        Command::Studies => run::list(),
-        Command::Fetch(args) => fetch::run(args),
-        Command::Report(args) => run::report(args),
-        Command::Compare(args) => run::compare(args),
+        Command::Sandbox(cmd) => sandbox::command(cmd, &home),
+        Command::Bench(args) => bench::command(*args),
+        Command::Run(args) => run::command(args, &home),
+        Command::Studies => studies::command(),
+        Command::Fetch(args) => fetch::command(args),
+        Command::Report(args) => report::command(args),
+        Command::Compare(args) => compare::command(args),
     };
     match result {
         Ok(()) => 0,

@@ -1,4 +1,4 @@
-use crate::server::{sandbox, Home, Sandbox, SandboxSpec, ServerOption};
+use crate::server::{by_name, Home, Sandbox, SandboxSpec, ServerOption};
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -52,12 +52,12 @@ pub struct StartArgs {
     ready_timeout: u64,
 }
 
-pub fn run(cmd: SandboxCmd, home: &Home) -> Result<()> {
+pub fn command(cmd: SandboxCmd, home: &Home) -> Result<()> {
     match cmd {
         SandboxCmd::Start(a) => start(a, home),
         SandboxCmd::Stop { names } => {
             for n in names {
-                if sandbox::stop_by_name(home, &n)? {
+                if by_name::stop_by_name(home, &n)? {
                     println!("stopped sandbox '{n}'");
                 } else {
                     println!("sandbox '{n}' was not running");
@@ -66,7 +66,7 @@ pub fn run(cmd: SandboxCmd, home: &Home) -> Result<()> {
             Ok(())
         }
         SandboxCmd::List => {
-            let all = sandbox::list(home);
+            let all = by_name::list(home);
             if all.is_empty() {
                 println!("no sandboxes under {}", home.root().display());
             }
@@ -86,14 +86,7 @@ pub fn run(cmd: SandboxCmd, home: &Home) -> Result<()> {
             Ok(())
         }
         SandboxCmd::Snapshot { name, snapshot } => {
-            let state = crate::server::SandboxState::load(&home.sandbox_dir(&name))
-                .map_err(|_| crate::error::usage(format!("no sandbox named '{name}'")))?;
-            sandbox::stop_by_name(home, &name)?;
-            let dest = home.snapshot_dir(&snapshot);
-            if dest.exists() {
-                std::fs::remove_dir_all(&dest)?;
-            }
-            crate::server::datadir::copy(&state.datadir, &dest)?;
+            let dest = by_name::snapshot(home, &name, &snapshot)?;
             println!(
                 "snapshot '{snapshot}' of sandbox '{name}' at {}",
                 dest.display()
@@ -102,7 +95,7 @@ pub fn run(cmd: SandboxCmd, home: &Home) -> Result<()> {
         }
         SandboxCmd::Remove { names } => {
             for n in names {
-                sandbox::remove(home, &n)?;
+                by_name::remove(home, &n)?;
                 println!("removed sandbox '{n}'");
             }
             Ok(())
@@ -122,14 +115,7 @@ fn start(a: StartArgs, home: &Home) -> Result<()> {
     spec.ready_timeout = Duration::from_secs(a.ready_timeout);
     spec.detached = true;
     if let Some(snap) = a.from_snapshot {
-        let dir = home.snapshot_dir(&snap);
-        if !dir.is_dir() {
-            return Err(crate::error::usage(format!(
-                "no snapshot named '{snap}' under {}",
-                home.snapshots().display()
-            )));
-        }
-        spec.datadir_from = Some(dir);
+        spec.datadir_from = Some(by_name::snapshot_datadir(home, &snap)?);
     }
     let sb = Sandbox::start(spec)?;
     let st = sb.detach();

@@ -1,13 +1,13 @@
 //! The main thread during a run: every second it swaps each worker's slot for an empty one,
 //! merges what it took into the 1 s time series, the `--report-interval` window and the
-//! totals, and prints sysbench's interval lines on their grid.
+//! totals, and hands each `--report-interval` window to the run's watcher.
 
 use super::interval::IntervalStats;
 use super::options::RunOptions;
-use super::series::{IntervalRecord, RecordContext};
+use super::series::RecordContext;
 use super::shared::{Shared, Timeline};
-use super::text_report::{interval_line, queue_line, IntervalFigures};
-use std::io::Write;
+use super::watch::{Watch, Window};
+use crate::results::bench::IntervalRecord;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -63,8 +63,8 @@ impl<'a> Collector<'a> {
         !self.wait_until(done, timeline.measure_start)
     }
 
-    /// Collect every second until all threads have finished, printing interval lines.
-    pub fn watch(&mut self, done: &Receiver<()>, timeline: &Timeline, out: &mut dyn Write) {
+    /// Collect every second until all threads have finished, closing windows on their grid.
+    pub fn watch(&mut self, done: &Receiver<()>, timeline: &Timeline, watch: &mut dyn Watch) {
         let origin = timeline.measure_start;
         let every = self.opts.report_interval.max(0) as u64;
         let mut k: u64 = 1;
@@ -75,7 +75,7 @@ impl<'a> Collector<'a> {
             let now = Instant::now();
             self.take_second(now, origin);
             if every > 0 && k.is_multiple_of(every) {
-                self.print_window(now, origin, out);
+                self.close_window(now, origin, watch);
             }
             // Skip ticks missed while busy, as sysbench's reporter does.
             let behind = (now - origin).as_secs();
@@ -150,12 +150,15 @@ impl<'a> Collector<'a> {
         self.last_drain = now;
     }
 
-    fn print_window(&mut self, now: Instant, origin: Instant, out: &mut dyn Write) {
-        let label = (now - origin).as_secs_f64().round() as u64;
+    fn close_window(&mut self, now: Instant, origin: Instant, watch: &mut dyn Watch) {
         let p = self.opts.interval_percentile();
         let w = &self.window;
-        let line = interval_line(&IntervalFigures {
-            elapsed_label_s: label,
+        let queue = self
+            .seconds
+            .last()
+            .and_then(|last| last.queue_length.zip(last.concurrency));
+        watch.window(&Window {
+            elapsed_label_s: (now - origin).as_secs_f64().round() as u64,
             threads: self.shared.running.load(Ordering::Relaxed),
             seconds: (now - self.window_start).as_secs_f64(),
             events: w.events,
@@ -164,14 +167,8 @@ impl<'a> Collector<'a> {
             reconnects: w.reconnects,
             percentile: p,
             percentile_ms: w.latency().percentile_ms(p),
+            queue,
         });
-        let _ = writeln!(out, "{line}");
-        if let Some(last) = self.seconds.last() {
-            if let (Some(q), Some(c)) = (last.queue_length, last.concurrency) {
-                let _ = writeln!(out, "{}", queue_line(label, q, c));
-            }
-        }
-        let _ = out.flush();
         self.window.reset();
         self.window_start = now;
     }

@@ -1,15 +1,7 @@
 //! The client's own CPU time and context switches (getrusage of the whole process), so a
 //! run can report client CPU per transaction and per query.
 
-use serde::Serialize;
-
-#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq)]
-pub struct CpuUsage {
-    pub user_s: f64,
-    pub sys_s: f64,
-    pub voluntary_context_switches: u64,
-    pub involuntary_context_switches: u64,
-}
+pub use crate::results::bench::CpuUsage;
 
 impl CpuUsage {
     /// This process, all threads, since it started.

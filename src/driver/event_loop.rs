@@ -3,7 +3,7 @@
 
 use super::reconnect::reconnect;
 use super::shared::{Shared, Timeline};
-use crate::server::Endpoint;
+use crate::connection::Endpoint;
 use crate::workloads::{EventError, Pace, QueryCounters, Worker};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};

@@ -1,8 +1,8 @@
 //! One latency distribution: an HDR histogram (for percentiles) plus the exact count, min,
 //! max and sum that sysbench prints (its avg is sum/count, its min and max are exact).
 
+pub use crate::results::bench::LatencySummary;
 use hdrhistogram::Histogram;
-use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Significant digits kept by the histograms: 0.1% resolution, well under the 5% changes
@@ -130,7 +130,7 @@ impl Latencies {
     }
 }
 
-/// The percentiles psbench always reports (DESIGN.md decision 7), besides `--percentile`.
+/// The percentiles psbench always reports (docs/sysbench-compat.md#output), besides `--percentile`.
 pub const STANDARD_PERCENTILES: [f64; 4] = [50.0, 95.0, 99.0, 99.9];
 
 /// Milliseconds from nanoseconds.
@@ -141,18 +141,6 @@ pub fn ms(ns: u64) -> f64 {
 /// "95", "99.9": the key of a percentile in JSON and the label in reports.
 pub fn percentile_key(p: f64) -> String {
     format!("{p}")
-}
-
-/// A distribution in milliseconds, for the JSON document.
-#[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq)]
-pub struct LatencySummary {
-    pub count: u64,
-    pub min: f64,
-    pub avg: f64,
-    pub max: f64,
-    pub sum: f64,
-    /// Keyed by percentile ("50", "95", "99", "99.9", and each `--percentile`).
-    pub percentiles: BTreeMap<String, f64>,
 }
 
 #[cfg(test)]

@@ -1,35 +1,9 @@
 //! What the user asked of a run, as sysbench spells it, and its validation.
 
 use crate::error::usage;
+pub use crate::results::bench::RunOptions;
 use anyhow::Result;
-use serde::Serialize;
-use std::path::PathBuf;
 use std::time::Duration;
-
-/// Options of `bench ... run` that belong to the driver (the workload has its own).
-/// Numbers are kept as typed by the user so that `validate` can say what is wrong.
-#[derive(Clone, Debug, Serialize)]
-pub struct RunOptions {
-    pub threads: i64,
-    /// Seconds; 0 = no time limit.
-    pub time: f64,
-    /// Transactions over all threads; 0 = no limit.
-    pub events: i64,
-    /// Seconds run before `time` starts, left out of every statistic.
-    pub warmup_time: f64,
-    /// Transactions per second over all threads (open loop); 0 = closed loop.
-    pub rate: f64,
-    /// Seconds between interval lines; 0 = none.
-    pub report_interval: i64,
-    /// Percentiles for the interval line (the first) and the final report (all).
-    pub percentiles: Vec<f64>,
-    /// 0 = draw one from the OS (the seed used is printed and recorded).
-    pub rand_seed: u64,
-    /// Print the latency histogram before the final report.
-    pub histogram: bool,
-    /// Where to write the JSON result document.
-    pub json: Option<PathBuf>,
-}
 
 impl Default for RunOptions {
     fn default() -> Self {
@@ -93,16 +67,7 @@ impl RunOptions {
         if self.percentiles.is_empty() {
             return Err(usage("--percentile needs at least one value"));
         }
-        if let Some(p) = self
-            .percentiles
-            .iter()
-            .find(|p| !(**p > 0.0 && **p <= 100.0))
-        {
-            return Err(usage(format!(
-                "--percentile values must be in (0, 100] (got {p}); psbench always keeps its histograms"
-            )));
-        }
-        Ok(())
+        check_percentiles(&self.percentiles)
     }
 
     pub fn thread_count(&self) -> usize {
@@ -123,6 +88,16 @@ impl RunOptions {
     /// The percentile shown in interval lines (sysbench has only one).
     pub fn interval_percentile(&self) -> f64 {
         self.percentiles.first().copied().unwrap_or(95.0)
+    }
+}
+
+/// Every `--percentile` must be in (0, 100].
+pub fn check_percentiles(percentiles: &[f64]) -> Result<()> {
+    match percentiles.iter().find(|p| !(**p > 0.0 && **p <= 100.0)) {
+        Some(p) => Err(usage(format!(
+            "--percentile values must be in (0, 100] (got {p}); psbench always keeps its histograms"
+        ))),
+        None => Ok(()),
     }
 }
 

@@ -1,6 +1,6 @@
 //! Getting a worker's connection back after it was lost.
 
-use crate::server::Endpoint;
+use crate::connection::Endpoint;
 use crate::workloads::Worker;
 use anyhow::{anyhow, Result};
 use std::time::{Duration, Instant};

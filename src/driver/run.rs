@@ -8,13 +8,12 @@ use super::gate::Gate;
 use super::interval::IntervalStats;
 use super::options::RunOptions;
 use super::schedule::Schedule;
-use super::series::IntervalRecord;
 use super::shared::{Shared, Timeline};
-use crate::server::Endpoint;
+use super::watch::Watch;
+use crate::connection::Endpoint;
+use crate::results::bench::IntervalRecord;
 use crate::workloads::Workload;
-use anyhow::{anyhow, Context, Result};
-use mysql::prelude::Queryable;
-use std::io::Write;
+use anyhow::{anyhow, Result};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Instant;
@@ -58,17 +57,17 @@ pub fn measure(
     endpoint: &Endpoint,
     opts: &RunOptions,
     seed: u64,
-    out: &mut dyn Write,
+    watch: &mut dyn Watch,
 ) -> Result<RunReport> {
     opts.validate_for(workload.ends_by_itself())?;
-    let server_version = server_version(endpoint)?;
+    let server_version = endpoint.server_version()?;
     let threads = opts.thread_count();
     let class_names = workload.class_names();
     let shared = Shared::new(threads, class_names.len(), opts.event_limit());
     let gate = Gate::default();
     let (ready_tx, ready_rx) = mpsc::channel::<(usize, Result<()>)>();
     let (done_tx, done_rx) = mpsc::channel::<()>();
-    writeln!(out, "Initializing worker threads...\n")?;
+    watch.starting();
 
     std::thread::scope(|scope| -> Result<RunReport> {
         let mut handles = Vec::with_capacity(threads);
@@ -154,14 +153,13 @@ pub fn measure(
             join(handles)?;
             return Err(e);
         }
-        writeln!(out, "Threads started!\n")?;
-        out.flush()?;
+        watch.started();
 
         let mut collector = Collector::new(&shared, opts, &class_names, &timeline);
         let running = collector.warm_up(&done_rx, &timeline);
         let cpu_start = CpuUsage::now();
         if running {
-            collector.watch(&done_rx, &timeline, out);
+            collector.watch(&done_rx, &timeline, watch);
         }
         join(handles)?;
         let end = Instant::now();
@@ -201,14 +199,4 @@ fn join(handles: Vec<std::thread::ScopedJoinHandle<'_, ()>>) -> Result<()> {
         return Err(anyhow!("{panicked} worker thread(s) panicked"));
     }
     Ok(())
-}
-
-/// The server's version string; this also checks that the server can be reached before
-/// threads start. A SHOW, not `SELECT VERSION()`, so that Com_select counts only the workload.
-pub fn server_version(endpoint: &Endpoint) -> Result<String> {
-    let mut conn = endpoint.connect()?;
-    let v: Option<(String, String)> = conn
-        .query_first("SHOW GLOBAL VARIABLES LIKE 'version'")
-        .with_context(|| format!("asking {} for its version", endpoint.describe()))?;
-    Ok(v.map(|(_, version)| version).unwrap_or_default())
 }

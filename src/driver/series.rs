@@ -2,51 +2,7 @@
 //! latency percentiles of each 1 s interval, overall and per transaction class.
 
 use super::interval::IntervalStats;
-use super::latency::LatencySummary;
-use serde::Serialize;
-
-#[derive(Clone, Debug, Serialize)]
-pub struct IntervalRecord {
-    /// Seconds since statistics started, at the end of this interval.
-    pub t: f64,
-    /// Its length in seconds (1 except for a late tick or the last, partial interval).
-    pub duration: f64,
-    pub threads: usize,
-    pub transactions: u64,
-    pub tps: f64,
-    pub queries: QueryRates,
-    pub errors: u64,
-    pub reconnects: u64,
-    /// Open loop only: arrivals waiting for a thread, and transactions executing.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub queue_length: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub concurrency: Option<usize>,
-    /// Milliseconds from intended start (open loop) or start (closed loop) to commit.
-    pub latency_ms: LatencySummary,
-    /// Open loop only: actual start minus intended start, milliseconds.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub schedule_lag_ms: Option<LatencySummary>,
-    pub classes: Vec<ClassRecord>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct QueryRates {
-    pub total: u64,
-    pub reads: u64,
-    pub writes: u64,
-    pub other: u64,
-    pub per_sec: f64,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct ClassRecord {
-    pub name: String,
-    pub transactions: u64,
-    pub latency_ms: LatencySummary,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub schedule_lag_ms: Option<LatencySummary>,
-}
+use crate::results::bench::{ClassRecord, IntervalRecord, QueryRates};
 
 pub struct RecordContext<'a> {
     pub t: f64,

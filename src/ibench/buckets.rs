@@ -1,23 +1,8 @@
-//! The original client's response-time histogram (spec §4.1): statements per power-of-4
+//! The original client's response-time histogram (docs/insert-benchmark.md#what-each-step-reports): statements per power-of-4
 //! bucket from ≤256 µs to >16 s, plus the maximum, so its tables can be drawn from ours.
 
 use crate::driver::Latencies;
-use serde::{Deserialize, Serialize};
-
-/// Upper bounds in microseconds; the last bucket is everything above 16 s.
-pub const BOUNDS_US: [u64; 9] = [
-    256, 1_000, 4_000, 16_000, 64_000, 256_000, 1_000_000, 4_000_000, 16_000_000,
-];
-pub const LABELS: [&str; 10] = [
-    "256us", "1ms", "4ms", "16ms", "64ms", "256ms", "1s", "4s", "16s", "gt",
-];
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct OriginalHistogram {
-    /// Statements per bucket, in the order of [`LABELS`].
-    pub counts: [u64; 10],
-    pub max_s: f64,
-}
+use crate::results::insert_benchmark::{OriginalHistogram, BOUNDS_US};
 
 impl OriginalHistogram {
     pub fn of(l: &Latencies) -> Self {

@@ -1,4 +1,4 @@
-//! The pause between the load steps and the first query step (spec §2.6, InnoDB): statistics
+//! The pause between the load steps and the first query step (docs/insert-benchmark.md#cleanup-before-the-query-steps): statistics
 //! refreshed, dirty pages forced out, and a wait of S seconds from the start of it all.
 
 use crate::workloads::ibench::{schema, DATABASE};
@@ -21,7 +21,7 @@ pub struct CleanupReport {
     pub notes: Vec<String>,
 }
 
-pub fn run(conn: &mut mysql::Conn, clients: u32, seconds: f64) -> Result<CleanupReport> {
+pub fn perform(conn: &mut mysql::Conn, clients: u32, seconds: f64) -> Result<CleanupReport> {
     let start = Instant::now();
     let mut notes = Vec::new();
     let log_bin: Option<(String, String)> =

@@ -1,21 +1,22 @@
-//! Stage 2c: the Insert Benchmark's step sequence. Each step is a driver run of
-//! `workloads::ibench` workers, with the tables read before and after it, the cleanup
-//! before the first query step, and one result per step (text, and the bench JSON document).
+//! Stage 2c: the Insert Benchmark's step sequence, the one both `bench insert-benchmark`
+//! and studies run. Each step is a driver run of `workloads::ibench` workers, with the
+//! tables read before and after it, the cleanup before the first query step, and one result
+//! per step (results::insert_benchmark). docs/insert-benchmark.md describes it.
 
 pub mod buckets;
 pub mod cleanup;
 pub mod result;
-pub mod text;
+mod sequence;
 
-pub use result::{Background, Counts, StepResult};
+pub use result::Counts;
+pub use sequence::{run_sequence, Measure, StepHost};
 
-use crate::driver::{self, RunContext, RunOptions, RunReport};
+use crate::connection::Endpoint;
+use crate::driver::{self, RunOptions, RunReport, Unwatched};
 use crate::error::usage;
-use crate::server::Endpoint;
+use crate::results::insert_benchmark::StepResult;
 use crate::workloads::ibench::{schema, table_states, IbenchOptions, Step, StepWorkload, DATABASE};
 use anyhow::{Context, Result};
-use std::io::Write;
-use std::path::Path;
 use std::sync::atomic::Ordering;
 
 /// Where and how steps run.
@@ -27,7 +28,7 @@ pub struct Target<'a> {
     pub percentiles: &'a [f64],
 }
 
-/// The cleanup runs before a query step that follows a load step (spec: between l.i2 and qr100).
+/// The cleanup runs before a query step that follows a load step (between l.i2 and qr100).
 pub fn needs_cleanup(previous: Option<&Step>, step: &Step) -> bool {
     step.is_query() && previous.is_some_and(|p| !p.is_query())
 }
@@ -47,7 +48,7 @@ pub fn run_step(t: &Target, step: &Step, seed: u64) -> Result<(StepResult, RunRe
     let workload = StepWorkload::new(step.clone(), t.opts.clone(), tables);
     let ropts = run_options(t, workload.threads(), seed);
     let endpoint = t.endpoint.clone().with_database(Some(DATABASE));
-    let report = driver::measure(&workload, &endpoint, &ropts, seed, &mut std::io::sink())
+    let report = driver::measure(&workload, &endpoint, &ropts, seed, &mut Unwatched)
         .with_context(|| format!("Insert Benchmark step {}", step.name))?;
     let counts = counts(&workload);
     let after = workload
@@ -60,7 +61,7 @@ pub fn run_step(t: &Target, step: &Step, seed: u64) -> Result<(StepResult, RunRe
 }
 
 /// The driver options of a step, for its run and for its document.
-fn run_options(t: &Target, threads: usize, seed: u64) -> RunOptions {
+pub fn run_options(t: &Target, threads: usize, seed: u64) -> RunOptions {
     RunOptions {
         threads: threads as i64,
         time: t.opts.max_seconds,
@@ -89,66 +90,4 @@ fn counts(w: &StepWorkload) -> Counts {
         }
     }
     c
-}
-
-/// The step's bench document: the sysbench workloads' format, plus the step's figures.
-pub fn write_json(
-    dir: &Path,
-    t: &Target,
-    result: &StepResult,
-    report: &RunReport,
-    command_line: &[String],
-) -> Result<()> {
-    let workload_options = serde_json::to_value(t.opts).context("recording the options")?;
-    let ctx = RunContext {
-        endpoint: t.endpoint,
-        workload_options: &workload_options,
-        command_line,
-    };
-    let ropts = run_options(t, report.threads, report.seed);
-    let extra = serde_json::to_value(result).context("recording the step")?;
-    let mut doc = driver::json_document(report, &ropts, &ctx);
-    doc.insert_benchmark = Some(&extra);
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    driver::write_json_atomically(&dir.join(format!("{}.json", result.step)), &doc)
-}
-
-/// `bench insert-benchmark`: the steps in order, printing each; the results in order.
-pub fn run_sequence(
-    t: &Target,
-    steps: &[Step],
-    seed: u64,
-    json_dir: Option<&Path>,
-    command_line: &[String],
-    out: &mut dyn Write,
-) -> Result<Vec<StepResult>> {
-    t.opts.validate()?;
-    let mut results = Vec::new();
-    let mut previous: Option<&Step> = None;
-    for (i, step) in steps.iter().enumerate() {
-        if needs_cleanup(previous, step) {
-            let s = t.opts.cleanup_duration();
-            writeln!(
-                out,
-                "cleanup: ANALYZE TABLE, eager flushing, {s:.0} s pause"
-            )?;
-            out.flush()?;
-            let mut admin = t.endpoint.connect_without_db()?;
-            let c = cleanup::run(&mut admin, t.opts.clients, s)?;
-            for n in &c.notes {
-                writeln!(out, "  note: {n}")?;
-            }
-        }
-        let step_seed = seed.wrapping_add(i as u64);
-        let (result, report) = run_step(t, step, step_seed)?;
-        write!(out, "{}", text::step_block(&result))?;
-        out.flush()?;
-        if let Some(dir) = json_dir {
-            write_json(dir, t, &result, &report, command_line)?;
-        }
-        results.push(result);
-        previous = Some(step);
-    }
-    write!(out, "{}", text::summary(&results))?;
-    Ok(results)
 }

@@ -1,21 +1,9 @@
 //! performance_schema facts read from a running server: how much memory it holds and which
 //! instruments and consumers are enabled (to verify that a variant took effect).
 
+pub use crate::results::provenance::PfsState;
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
-use serde::{Deserialize, Serialize};
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PfsState {
-    pub enabled: bool,
-    pub instruments: u64,
-    pub instruments_enabled: u64,
-    pub instruments_timed: u64,
-    /// Names of the consumers that are ON, sorted.
-    pub consumers_on: Vec<String>,
-    /// `performance_schema.memory` from SHOW ENGINE PERFORMANCE_SCHEMA STATUS, bytes.
-    pub memory_bytes: u64,
-}
 
 impl PfsState {
     pub fn read(conn: &mut mysql::Conn) -> Result<Self> {

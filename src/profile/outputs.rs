@@ -1,17 +1,16 @@
 //! After a study: a flame graph per profiled cell, a differential per variant against the
 //! base (same step, threads and round) in CPU per transaction, and the table of the frames
-//! that grew most per transaction (`profiles/summary.md`).
+//! that grew most per transaction (kept in the results document; the report renders it).
 
 use super::fold::{self, Folded};
 use super::sampler::{cell_stem, DIR};
 use super::{flame, growth, per_txn, symbols};
 use crate::results::document::CellProfile;
-use crate::results::{CellKey, CellResult, StudyResults};
+use crate::results::{CellKey, CellResult, FrameGrowth, FramesThatGrew, StudyResults};
 use anyhow::{Context, Result};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-pub const SUMMARY: &str = "summary.md";
 /// Rows of each "frames that grew" table.
 pub const TOP: usize = 15;
 
@@ -51,14 +50,22 @@ fn threads_text(n: u32) -> String {
     format!("{n} thread{}", if n == 1 { "" } else { "s" })
 }
 
-/// Write every profile output into `dir/profiles`; returns the notes the reader must see
-/// (unresolved server frames) for the results document.
-pub fn write_all(res: &StudyResults, dir: &Path) -> Result<Vec<String>> {
+/// What the results document keeps of the profiles.
+#[derive(Default)]
+pub struct Outputs {
+    /// What the reader must see (unresolved server frames, nothing sampled).
+    pub notes: Vec<String>,
+    pub frames_that_grew: Vec<FramesThatGrew>,
+}
+
+/// Write every flame graph and differential into `dir/profiles`; returns what the results
+/// document keeps (the "frames that grew" tables are rendered by the report).
+pub fn write_all(res: &StudyResults, dir: &Path) -> Result<Outputs> {
     let cells = load(res, dir)?;
     if cells.is_empty() {
         let asked = res.study.profile.enabled;
         let refused = res.notes.iter().any(|n| n.contains("not taken"));
-        return Ok(if asked && !refused && !res.cells.is_empty() {
+        let notes = if asked && !refused && !res.cells.is_empty() {
             vec![
                 "profiles were asked for, but no measured cell matched the profile selection \
                   (threads, steps, rounds), so none was taken"
@@ -66,6 +73,10 @@ pub fn write_all(res: &StudyResults, dir: &Path) -> Result<Vec<String>> {
             ]
         } else {
             Vec::new()
+        };
+        return Ok(Outputs {
+            notes,
+            frames_that_grew: Vec::new(),
         });
     }
     let out = dir.join(DIR);
@@ -121,14 +132,10 @@ pub fn write_all(res: &StudyResults, dir: &Path) -> Result<Vec<String>> {
             flame::svg(&diff, &title, subtitle)?,
         )?;
     }
-    write(&out.join(SUMMARY), summary(res, &cells))?;
-    Ok(unresolved_notes(res, &cells))
-}
-
-/// The "frames that grew" tables of a results directory, or `None` when nothing was profiled.
-pub fn summary_of(res: &StudyResults, dir: &Path) -> Result<Option<String>> {
-    let cells = load(res, dir)?;
-    Ok((!cells.is_empty()).then(|| summary(res, &cells)))
+    Ok(Outputs {
+        notes: unresolved_notes(res, &cells),
+        frames_that_grew: frames_that_grew(res, &cells),
+    })
 }
 
 /// A variant's and the base's stacks and transactions, pooled over rounds.
@@ -141,7 +148,7 @@ struct Pair {
 }
 
 /// Pooled over the profiled rounds where both the variant and the base were sampled.
-fn summary(res: &StudyResults, cells: &[Profiled]) -> String {
+fn frames_that_grew(res: &StudyResults, cells: &[Profiled]) -> Vec<FramesThatGrew> {
     let base = res.study.base_variant();
     let mut pairs: BTreeMap<(String, u32, String), Pair> = BTreeMap::new();
     for c in cells.iter().filter(|c| c.key.variant != base) {
@@ -160,43 +167,33 @@ fn summary(res: &StudyResults, cells: &[Profiled]) -> String {
         fold::merge(&mut e.variant, &c.folded);
         e.variant_txns += c.profile.transactions;
     }
-    let mut s = String::from("## Frames that grew per transaction\n\n");
-    if pairs.is_empty() {
-        s += &format!("No variant has a profile to compare with the base ({base}).\n");
-        return s;
-    }
-    s += &format!(
-        "Server CPU per transaction in µs: the CPU time of perf's cpu-clock samples in each frame, \
-         divided by the transactions of the sampled window, against the base {base}. \
-         self: the frame is running; total: the frame is on the stack. \
-         Frames named [binary] have no symbol. Flame graphs: {DIR}/*.svg, differentials {DIR}/*.diff.svg.\n"
-    );
-    for ((step, threads, variant), pair) in &pairs {
-        let (bt, vt) = (pair.base_txns, pair.variant_txns);
-        let b = per_txn::per_transaction(&pair.base, bt);
-        let v = per_txn::per_transaction(&pair.variant, vt);
-        let (tb, tv) = (per_txn::total(&b), per_txn::total(&v));
-        s += &format!(
-            "\n### {variant} against {base}: {step}, {}\n\n\
-             Sampled server CPU per transaction: {base} {:.1} µs ({bt} transactions), \
-             {variant} {:.1} µs ({vt} transactions), {:+.1}%.\n\n",
-            threads_text(*threads),
-            tb / 1000.0,
-            tv / 1000.0,
-            if tb > 0.0 {
-                (tv / tb - 1.0) * 100.0
-            } else {
-                0.0
-            },
-        );
-        let rows = growth::grew_most(&b, &v, TOP);
-        if rows.is_empty() {
-            s += "No frame grew.\n";
-        } else {
-            s += &growth::markdown(&rows, base, variant);
-        }
-    }
-    s
+    pairs
+        .into_iter()
+        .map(|((step, threads, variant), pair)| {
+            let b = per_txn::per_transaction(&pair.base, pair.base_txns);
+            let v = per_txn::per_transaction(&pair.variant, pair.variant_txns);
+            FramesThatGrew {
+                variant,
+                base: base.to_string(),
+                step,
+                threads,
+                base_ns_per_txn: per_txn::total(&b),
+                variant_ns_per_txn: per_txn::total(&v),
+                base_transactions: pair.base_txns,
+                variant_transactions: pair.variant_txns,
+                frames: growth::grew_most(&b, &v, TOP)
+                    .into_iter()
+                    .map(|g| FrameGrowth {
+                        frame: g.frame,
+                        self_base_ns: g.base.self_ns,
+                        self_variant_ns: g.variant.self_ns,
+                        total_base_ns: g.base.total_ns,
+                        total_variant_ns: g.variant.total_ns,
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 /// One note per server binary whose frames are largely unresolved, naming its variants.
@@ -223,24 +220,4 @@ fn unresolved_notes(res: &StudyResults, cells: &[Profiled]) -> Vec<String> {
             symbols::note(&variants.join(", "), Path::new(&binary), share)
         })
         .collect()
-}
-
-/// The "frames that grew" section for the study's Markdown summary: `None` when no cell
-/// was profiled. `results_path` is the results directory or its results.json.
-pub fn report_section(res: &StudyResults, results_path: &Path) -> Option<String> {
-    if !res.cells.iter().any(|c| c.ok && c.profile.is_some()) {
-        return None;
-    }
-    let dir = if results_path.is_dir() {
-        results_path
-    } else {
-        results_path.parent().unwrap_or(Path::new("."))
-    };
-    Some(match summary_of(res, dir) {
-        Ok(Some(s)) => s,
-        Ok(None) => return None,
-        Err(e) => format!(
-            "## Frames that grew per transaction\n\nThe profiles beside the results could not be read: {e:#}\n"
-        ),
-    })
 }

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
 /// Folder of the results directory that holds profiles.
-pub const DIR: &str = "profiles";
+pub const DIR: &str = crate::results::document::PROFILES_DIR;
 
 /// File-name-safe form of a cell's key: `<variant>-<step>-<threads>t-r<round>`.
 pub fn cell_stem(key: &CellKey) -> String {

@@ -1,9 +1,9 @@
 //! The Insert Benchmark's background-rate table (its SLA check): per variant and query step,
 //! the writers' achieved insert rate against the target, flagged under 95% of it.
 
+use super::cells::{rounds, steps, threads_of, throughput_variants};
 use super::grid::{Column, Kind, Table, Value};
 use super::subject::Subject;
-use super::tables::{rounds, steps, threads_of, throughput_variants};
 use crate::stats::median;
 
 /// Only for studies with Insert Benchmark query steps.
@@ -53,7 +53,8 @@ pub fn background_rate(s: &Subject) -> Option<Table> {
                 let rates: Vec<f64> = bg.iter().map(|b| b.inserts_per_s).collect();
                 let low = bg.iter().any(|b| b.below_target);
                 let m = median(&rates);
-                Value::Number(m).flagged_if(low || m < crate::ibench::result::TARGET_SHARE * target)
+                Value::Number(m)
+                    .flagged_if(low || m < crate::results::insert_benchmark::TARGET_SHARE * target)
             }));
             row
         })

@@ -4,9 +4,10 @@
 //! Series are drawn as polylines in the palette's colours and legends as filled rectangles, so
 //! a reader (or a test) can count a chart's series by its coloured polylines.
 
+use super::cells::{steps, threads_of, throughput_variants};
 use super::grid::num;
 use super::subject::Subject;
-use super::tables::{compare_tps, median_of, steps, threads_of, throughput_variants, values};
+use super::tables::{compare_tps, median_of, values};
 use crate::stats::Summary;
 use anyhow::{anyhow, Result};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
@@ -360,7 +361,7 @@ pub fn per_second(s: &Subject, step: &str, threads: u32) -> Result<Chart> {
     let mut lines = Vec::new();
     for v in throughput_variants(res) {
         let mut first = true;
-        for c in super::tables::rounds(res, &v, step, threads).filter(|c| c.ok) {
+        for c in super::cells::rounds(res, &v, step, threads).filter(|c| c.ok) {
             if c.per_second_tps.is_empty() {
                 continue;
             }

@@ -1,6 +1,8 @@
-//! The report files of a results directory: summary.md, report.html, bench.txt, csv/*.csv.
+//! The report files of a results directory: summary.md, report.html, bench.txt, csv/*.csv,
+//! and profiles/summary.md (the frames that grew) for a profiled study.
 
-use super::{csv, gobench, html, markdown, provenance, tables, Subject};
+use super::{csv, frames_that_grew, gobench, html, markdown, provenance, tables, Subject};
+use crate::results::document::PROFILES_DIR;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
@@ -34,6 +36,13 @@ pub fn write_all(s: &Subject, dir: &Path) -> Result<Vec<PathBuf>> {
     ];
     for (name, text) in csv_tables(s) {
         written.push(write(dir.join(CSV_DIR).join(name), &text)?);
+    }
+    // Beside the flame graphs of a profiled study.
+    if let (1, Some(section)) = (s.sources.len(), frames_that_grew::section(&s.results)) {
+        let profiles = dir.join(PROFILES_DIR);
+        std::fs::create_dir_all(&profiles)
+            .with_context(|| format!("creating {}", profiles.display()))?;
+        written.push(write(profiles.join(SUMMARY), &section)?);
     }
     Ok(written)
 }

@@ -2,7 +2,7 @@
 
 use super::grid::{Kind, Table};
 use super::subject::Subject;
-use super::{provenance, tables};
+use super::{frames_that_grew, provenance, tables};
 use std::fmt::Write;
 
 /// Pipes and newlines would break a Markdown table row.
@@ -77,11 +77,10 @@ pub fn summary(subject: &Subject) -> String {
 /// The frames that grew per transaction (profiled studies), after the relative tables; its
 /// headings one level down, under the study's. A comparison of two documents has none.
 fn profiles(subject: &Subject) -> String {
-    let [source] = subject.sources.as_slice() else {
+    if subject.sources.len() != 1 {
         return String::new();
-    };
-    let path = std::path::Path::new(&source.path);
-    match crate::profile::outputs::report_section(&subject.results, path) {
+    }
+    match frames_that_grew::section(&subject.results) {
         Some(section) => {
             section
                 .lines()

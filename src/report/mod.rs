@@ -2,16 +2,19 @@
 //! per format: Markdown, one self-contained HTML page with SVG charts, CSV, Go benchmark text.
 
 pub mod background;
+pub mod cells;
 pub mod charts;
 pub mod compare;
 pub mod cost_table;
 pub mod csv;
 pub mod files;
+pub mod frames_that_grew;
 pub mod gobench;
 pub mod grid;
 pub mod html;
 pub mod markdown;
 pub mod provenance;
+pub mod publish;
 pub mod subject;
 pub mod tables;
 

@@ -2,6 +2,7 @@
 //! each output format: throughput absolute and relative, per-thread ratios, latency,
 //! resources, status counters, cost mode and validity.
 
+use super::cells::{rounds, slots, steps, throughput_variants};
 use super::grid::{change_legend, column, flag_legend, label, Change, Column, Kind, Table, Value};
 use super::subject::{Pair, Subject};
 use crate::results::{CellResult, Flag, StudyResults};
@@ -10,58 +11,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Latency percentiles of a cell, as the results document names them.
 pub const PERCENTILES: [&str; 5] = ["p50", "p95", "p99", "p99.9", "max"];
-
-/// Step labels with throughput results: the study's order, then any others.
-pub fn steps(res: &StudyResults) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let known = res.study.cells().into_iter().map(|(label, _)| label);
-    let seen = res.cells.iter().map(|c| c.key.step.clone());
-    for s in known.chain(seen) {
-        if !out.contains(&s) && res.cells.iter().any(|c| c.key.step == s) {
-            out.push(s);
-        }
-    }
-    out
-}
-
-/// Thread counts measured for a step, ascending.
-pub fn threads_of(res: &StudyResults, step: &str) -> Vec<u32> {
-    let t: BTreeSet<u32> = res
-        .cells
-        .iter()
-        .filter(|c| c.key.step == step)
-        .map(|c| c.key.threads)
-        .collect();
-    t.into_iter().collect()
-}
-
-/// Every (step, threads) with results.
-pub fn slots(res: &StudyResults) -> Vec<(String, u32)> {
-    steps(res)
-        .into_iter()
-        .flat_map(|s| threads_of(res, &s).into_iter().map(move |t| (s.clone(), t)))
-        .collect()
-}
-
-/// The variants measured in throughput mode, in the study's order.
-pub fn throughput_variants(res: &StudyResults) -> Vec<String> {
-    super::subject::variants(res)
-        .into_iter()
-        .filter(|v| res.cells.iter().any(|c| &c.key.variant == v))
-        .collect()
-}
-
-/// All rounds of a (variant, step, threads), failed ones included.
-pub fn rounds<'a>(
-    res: &'a StudyResults,
-    variant: &'a str,
-    step: &'a str,
-    threads: u32,
-) -> impl Iterator<Item = &'a CellResult> + 'a {
-    res.cells
-        .iter()
-        .filter(move |c| c.key.variant == variant && c.key.step == step && c.key.threads == threads)
-}
 
 /// One metric over the successful rounds of a (variant, step, threads).
 pub fn values(

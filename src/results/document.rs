@@ -1,10 +1,12 @@
 //! The versioned results document of a study: one JSON file, rewritten atomically after
 //! every cell, so an interrupted study keeps every finished cell and can be resumed.
 
+use super::insert_benchmark::StepResult;
+use super::io::{check_format, write_atomically};
 use super::provenance::{Host, VariantProvenance};
+use super::study::Study;
 use crate::error::usage;
-use crate::study::file::Study;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -12,6 +14,8 @@ use std::path::Path;
 pub const FORMAT: &str = "psbench-study";
 pub const VERSION: u32 = 1;
 pub const FILE_NAME: &str = "results.json";
+/// Where a study keeps its folded stacks and flame graphs, beside its results.
+pub const PROFILES_DIR: &str = "profiles";
 
 /// Cost mode's self-check: consecutive marginal estimates of instructions per transaction may
 /// differ by at most this share of the lower; beyond it, a measurement is `unstable`.
@@ -35,6 +39,41 @@ pub struct StudyResults {
     pub cost: Vec<CostResult>,
     /// Things the reader must know (profiles unavailable, a variant restarted after a crash…).
     pub notes: Vec<String>,
+    /// The labels of the study's cells (workload steps) in the study's order, for reports.
+    #[serde(default)]
+    pub steps: Vec<String>,
+    /// Profiled studies: per variant, step and thread count, the frames whose server CPU per
+    /// transaction grew most against the base.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frames_that_grew: Vec<FramesThatGrew>,
+}
+
+/// The frames that grew most per transaction in one variant against the base, pooled over
+/// the rounds where both were sampled.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FramesThatGrew {
+    pub variant: String,
+    pub base: String,
+    pub step: String,
+    pub threads: u32,
+    /// Sampled server CPU per transaction, nanoseconds.
+    pub base_ns_per_txn: f64,
+    pub variant_ns_per_txn: f64,
+    pub base_transactions: u64,
+    pub variant_transactions: u64,
+    /// Most grown first (by self time).
+    pub frames: Vec<FrameGrowth>,
+}
+
+/// One frame's CPU per transaction in nanoseconds: self (the frame running) and total (the
+/// frame on the stack).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FrameGrowth {
+    pub frame: String,
+    pub self_base_ns: f64,
+    pub self_variant_ns: f64,
+    pub total_base_ns: f64,
+    pub total_variant_ns: f64,
 }
 
 /// Identifies a throughput cell.
@@ -105,7 +144,7 @@ pub struct CellResult {
     pub profile: Option<CellProfile>,
     /// An Insert Benchmark step's own figures (rows, background rate, original buckets).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub insert_benchmark: Option<crate::ibench::StepResult>,
+    pub insert_benchmark: Option<StepResult>,
 }
 
 /// A profiled cell: where its folded stacks are and the work they stand for, so that they
@@ -228,7 +267,7 @@ impl StudyResults {
 
     /// Write `DIR/results.json` atomically (a temporary file renamed over it).
     pub fn save(&self, dir: &Path) -> Result<()> {
-        write_json_atomically(&dir.join(FILE_NAME), self)
+        write_atomically(&dir.join(FILE_NAME), self)
     }
 
     /// Read a results document; a file that is not psbench's is a usage error.
@@ -246,41 +285,11 @@ impl StudyResults {
 
 /// Parse a results document, checking that it is psbench's and of a version this build reads.
 pub fn parse(text: &str, origin: &str) -> Result<StudyResults> {
-    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        usage(format!(
-            "{origin} is not a psbench results file (not JSON: {e})"
-        ))
-    })?;
-    match v.get("format").and_then(|f| f.as_str()) {
-        Some(FORMAT) => {}
-        _ => {
-            return Err(usage(format!(
-                "{origin} is not a psbench results file (no \"format\": \"{FORMAT}\")"
-            )))
-        }
-    }
-    match v.get("version").and_then(|f| f.as_u64()) {
-        Some(n) if n == VERSION as u64 => {}
-        other => {
-            return Err(usage(format!(
-            "{origin} has results format version {other:?}; this psbench reads version {VERSION}"
-        )))
-        }
-    }
+    let v = check_format(text, origin, FORMAT, VERSION)?;
     let mut res: StudyResults = serde_json::from_value(v)
         .map_err(|e| usage(format!("{origin}: malformed psbench results: {e}")))?;
     for c in &mut res.cost {
         c.upgrade();
     }
     Ok(res)
-}
-
-/// Serialise to a temporary file beside `path` and rename it over `path`, so that a reader
-/// (or a crash) never sees half a document.
-pub fn write_json_atomically(path: &Path, value: &impl Serialize) -> Result<()> {
-    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
-    let bytes = serde_json::to_vec_pretty(value).context("serialising results")?;
-    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
 }

@@ -1,9 +1,21 @@
-//! Stage 3: results. One versioned JSON document per study, with provenance.
+//! Stage 3: results, the one schema. Every type a results file holds is plain data here: a
+//! study's document (cells, cost, provenance, the study as run, Insert Benchmark steps) and a
+//! bench run's document, with one writer and one reader (io.rs). The stages fill these types;
+//! results imports no stage, so report/ can read a document without knowing how it was made.
 
+pub mod bench;
 pub mod document;
+pub mod insert_benchmark;
+pub mod io;
+pub mod latency;
+pub mod profile_settings;
 pub mod provenance;
+pub mod study;
 
+pub use bench::BenchDocument;
 pub use document::{
-    CellKey, CellResult, CostResult, CostWindow, Flag, Resources, StudyResults, COST_TOLERANCE,
+    CellKey, CellResult, CostResult, CostWindow, Flag, FrameGrowth, FramesThatGrew, Resources,
+    StudyResults, COST_TOLERANCE,
 };
-pub use provenance::{Host, VariantProvenance};
+pub use io::write_atomically;
+pub use provenance::{Host, PfsState, ServerOption, VariantProvenance};

@@ -1,8 +1,5 @@
 //! Where and with what a result was measured: the host, the tool, each variant's server.
 
-use crate::probes::PfsState;
-use crate::server::ServerOption;
-use procfs::{Current, CurrentSI};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -13,33 +10,6 @@ pub struct Host {
     pub cpu_model: String,
     pub cpus: u32,
     pub memory_mb: u64,
-}
-
-impl Host {
-    pub fn current() -> Host {
-        let read = |p: &str| {
-            std::fs::read_to_string(p)
-                .map(|s| s.trim().to_string())
-                .unwrap_or_default()
-        };
-        let cpu_model = procfs::CpuInfo::current()
-            .ok()
-            .and_then(|c| c.model_name(0).map(str::to_string))
-            .unwrap_or_default();
-        let cpus = procfs::KernelStats::current()
-            .map(|k| k.cpu_time.len() as u32)
-            .unwrap_or(0);
-        let memory_mb = procfs::Meminfo::current()
-            .map(|m| m.mem_total >> 20)
-            .unwrap_or(0);
-        Host {
-            hostname: read("/proc/sys/kernel/hostname"),
-            kernel: read("/proc/sys/kernel/osrelease"),
-            cpu_model,
-            cpus,
-            memory_mb,
-        }
-    }
 }
 
 /// What a variant really ran: binary, version, the options passed, the server's effective
@@ -57,14 +27,22 @@ pub struct VariantProvenance {
     pub pfs: PfsState,
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn reads_this_host() {
-        let h = super::Host::current();
-        assert!(
-            h.cpus >= 1 && h.memory_mb > 0 && !h.kernel.is_empty(),
-            "{h:?}"
-        );
-    }
+/// One server option, as given on the command line or in a study (`innodb_buffer_pool_size=256M`,
+/// `skip-name-resolve`). Dashes and underscores are interchangeable, as for the server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerOption {
+    pub key: String,
+    pub value: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PfsState {
+    pub enabled: bool,
+    pub instruments: u64,
+    pub instruments_enabled: u64,
+    pub instruments_timed: u64,
+    /// Names of the consumers that are ON, sorted.
+    pub consumers_on: Vec<String>,
+    /// `performance_schema.memory` from SHOW ENGINE PERFORMANCE_SCHEMA STATUS, bytes.
+    pub memory_bytes: u64,
 }

@@ -7,8 +7,8 @@
 //! a command line.
 
 use super::account::{self, Account};
-use super::endpoint::password_from_file;
 use super::home::Home;
+use crate::connection::password_from_file;
 use anyhow::{bail, Context, Result};
 use mysql::prelude::Queryable;
 use rand::distr::{Alphanumeric, SampleString};

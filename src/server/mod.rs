@@ -1,11 +1,12 @@
-//! Stage 1: servers. Sandboxes of any MySQL-family binary tree (the system's mariadbd by
-//! default), or an external server reached through an [`Endpoint`].
+//! Stage 1: servers, their processes only. Sandboxes of any MySQL-family binary tree (the
+//! system's mariadbd by default): binaries, options, datadirs, start and stop by pid, who may
+//! reach them. Everything that speaks to a server takes a `connection::Endpoint` from here.
 
 pub mod access;
 pub mod account;
 pub mod basedir;
+pub mod by_name;
 pub mod datadir;
-pub mod endpoint;
 pub mod errorlog;
 pub mod fetch;
 pub mod home;
@@ -16,7 +17,6 @@ pub mod registry;
 pub mod sandbox;
 
 pub use basedir::{Binaries, Flavour};
-pub use endpoint::Endpoint;
 pub use home::Home;
 pub use options::ServerOption;
 pub use sandbox::{Sandbox, SandboxSpec, SandboxState};

@@ -2,19 +2,11 @@
 //! option took effect from the server's own `SHOW GLOBAL VARIABLES`.
 
 use crate::error::usage;
+pub use crate::results::provenance::ServerOption;
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 use super::basedir::Flavour;
-
-/// One server option, as given on the command line or in a study (`innodb_buffer_pool_size=256M`,
-/// `skip-name-resolve`). Dashes and underscores are interchangeable, as for the server.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ServerOption {
-    pub key: String,
-    pub value: Option<String>,
-}
 
 /// Options the sandbox sets itself; a variant may not move them.
 const RESERVED: &[&str] = &[
@@ -123,7 +115,7 @@ impl ServerOption {
     }
 }
 
-/// Defaults for benchmarking on a small machine (../shared/spec/pfs-scenarios.md §1.3):
+/// Defaults for benchmarking on a small machine (docs/study-file.md#variant):
 /// data in memory, no fsync per commit, deterministic restarts.
 pub fn defaults(flavour: Flavour) -> Vec<ServerOption> {
     let mut v = vec![

@@ -6,13 +6,13 @@ use super::access::{self, Access};
 use super::account;
 use super::basedir::Binaries;
 use super::datadir;
-use super::endpoint::Endpoint;
 use super::errorlog::{self, StartFailure};
 use super::home::Home;
 use super::options::{self, ServerOption};
 use super::port::free_port;
 use super::process::ProcessId;
 use super::registry;
+use crate::connection::Endpoint;
 use crate::error::usage;
 use anyhow::{anyhow, bail, Context, Result};
 use mysql::prelude::Queryable;
@@ -117,7 +117,7 @@ impl SandboxState {
         serde_json::from_str(&text).with_context(|| format!("parsing {}", f.display()))
     }
 
-    fn save(&self) -> Result<()> {
+    pub(super) fn save(&self) -> Result<()> {
         let f = Self::file(&self.dir);
         let tmp = f.with_extension("json.tmp");
         std::fs::write(&tmp, serde_json::to_vec_pretty(self)?)
@@ -138,7 +138,7 @@ pub struct Sandbox {
 
 /// Unix socket paths are limited to 107 bytes.
 const MAX_SOCKET_PATH: usize = 107;
-const STOP_GRACE: Duration = Duration::from_secs(30);
+pub(super) const STOP_GRACE: Duration = Duration::from_secs(30);
 
 impl Sandbox {
     /// Create (or reuse) the sandbox's datadir, start the server, wait until it accepts
@@ -534,7 +534,7 @@ enum StartError {
     Failed(anyhow::Error),
 }
 
-fn validate_name(name: &str) -> Result<()> {
+pub(super) fn validate_name(name: &str) -> Result<()> {
     if name.is_empty()
         || name.len() > 40
         || !name
@@ -547,56 +547,4 @@ fn validate_name(name: &str) -> Result<()> {
         )));
     }
     Ok(())
-}
-
-/// Every sandbox under `home`, with whether its server is running.
-pub fn list(home: &Home) -> Vec<SandboxState> {
-    let mut v: Vec<SandboxState> = std::fs::read_dir(home.sandboxes())
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| SandboxState::load(&e.path()).ok())
-        .collect();
-    v.sort_by(|a, b| a.name.cmp(&b.name));
-    v
-}
-
-/// Stop a detached sandbox by name, by its recorded pid and start time only.
-/// Returns false when it was not running.
-pub fn stop_by_name(home: &Home, name: &str) -> Result<bool> {
-    validate_name(name)?;
-    let dir = home.sandbox_dir(name);
-    let mut state = SandboxState::load(&dir).map_err(|_| {
-        usage(format!(
-            "no sandbox named '{name}' under {}",
-            home.root().display()
-        ))
-    })?;
-    let Some(id) = state.process.filter(|p| p.is_running()) else {
-        return Ok(false);
-    };
-    if !id.terminate(STOP_GRACE, || {}) {
-        eprintln!("psbench: sandbox '{name}' did not stop within {STOP_GRACE:?}; killed it");
-    }
-    state.process = None;
-    state.save()?;
-    Ok(true)
-}
-
-/// Remove a stopped sandbox's directory.
-pub fn remove(home: &Home, name: &str) -> Result<()> {
-    validate_name(name)?;
-    let dir = home.sandbox_dir(name);
-    let state = SandboxState::load(&dir).map_err(|_| {
-        usage(format!(
-            "no sandbox named '{name}' under {}",
-            home.root().display()
-        ))
-    })?;
-    if state.is_running() {
-        return Err(usage(format!(
-            "sandbox '{name}' is running: `psbench sandbox stop {name}` first"
-        )));
-    }
-    std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))
 }

@@ -1,5 +1,5 @@
 //! A variant against the base: the ratio of medians (new/base) with a 95% bootstrap interval,
-//! and whether that is a change worth calling (DESIGN decision 9).
+//! and whether that is a change worth calling (docs/statistics.md#change-verdicts-and-the-threshold).
 
 use super::summary::median;
 use rand::rngs::SmallRng;

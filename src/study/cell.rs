@@ -2,10 +2,11 @@
 //! turned into a [`CellResult`] with per-transaction resources and validity flags.
 
 use super::file::Limits;
-use crate::driver::{self, RunOptions, RunReport};
+use crate::connection::Endpoint;
+use crate::driver::{self, RunOptions, RunReport, Unwatched};
 use crate::probes::{status, MachineSample, PfsState, ProcSample, StatusSnapshot};
+use crate::results::insert_benchmark::StepResult;
 use crate::results::{CellKey, CellResult, Flag, Resources};
-use crate::server::Endpoint;
 use crate::workloads::Workload;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -38,17 +39,12 @@ fn driver_run(plan: &CellPlan, target: &Target, time: f64, events: i64) -> Resul
         percentiles: vec![95.0],
         ..RunOptions::default()
     };
-    let ctx = driver::RunContext {
-        endpoint: target.endpoint,
-        workload_options: &serde_json::Value::Null,
-        command_line: &[],
-    };
-    driver::run(
+    driver::measure(
         plan.workload,
         target.endpoint,
         &opts,
-        &ctx,
-        &mut std::io::sink(),
+        plan.seed,
+        &mut Unwatched,
     )
 }
 
@@ -59,11 +55,11 @@ pub struct Measured {
     pub ops: u64,
     /// Operations per second: the cell's headline figure.
     pub throughput: f64,
-    pub insert_benchmark: Option<crate::ibench::StepResult>,
+    pub insert_benchmark: Option<StepResult>,
 }
 
 /// Run one cell once.
-pub fn run(plan: &CellPlan, target: &Target) -> Result<CellResult> {
+pub fn measure(plan: &CellPlan, target: &Target) -> Result<CellResult> {
     if plan.warmup_s > 0.0 {
         driver_run(plan, target, plan.warmup_s, 0)?;
     }
@@ -212,6 +208,29 @@ pub fn trending(per_second: &[f64], limit: f64) -> bool {
     let first = mean(&per_second[..third]);
     let last = mean(&per_second[per_second.len() - third..]);
     first > 0.0 && ((last - first) / first).abs() > limit
+}
+
+/// A cell that could not be measured, with why.
+pub fn failed(key: CellKey, error: String) -> CellResult {
+    CellResult {
+        key,
+        ok: false,
+        error: Some(error),
+        attempts: 1,
+        duration_s: 0.0,
+        transactions: 0,
+        queries: 0,
+        tps: 0.0,
+        qps: 0.0,
+        errors: 0,
+        reconnects: 0,
+        latency_ms: BTreeMap::new(),
+        per_second_tps: Vec::new(),
+        resources: Resources::default(),
+        flags: Vec::new(),
+        profile: None,
+        insert_benchmark: None,
+    }
 }
 
 #[cfg(test)]

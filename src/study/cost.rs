@@ -9,8 +9,9 @@
 //! estimate (docs/cost-mode.md).
 
 use super::callgrind::{self, Dump};
+use crate::connection::Endpoint;
 use crate::server::account::Account;
-use crate::server::{Endpoint, Sandbox, ServerOption};
+use crate::server::{Sandbox, ServerOption};
 use crate::workloads::{EventError, QueryCounters, Workload};
 use anyhow::{bail, Context, Result};
 use std::path::Path;

@@ -1,8 +1,8 @@
 //! A study's cost mode: each variant's server under callgrind, every cost step measured on
 //! it, each result written to the document as soon as it is known.
 
+use super::context::{cell_seed, record, RunContext};
 use super::file::Variant;
-use super::runner::{cell_seed, record, Scope};
 use super::{cost, variant};
 use crate::results::{CostResult, CostWindow, StudyResults};
 use crate::workloads::sysbench::sysbench_workload;
@@ -12,14 +12,18 @@ use std::time::{Duration, Instant};
 /// Said in every study whose cost mode ran more than one server binary.
 const LAYOUT_NOTE: &str = "Cost mode compares binaries built differently: instruction counts differ by code layout and compiler as well as by logic.";
 
-pub(super) fn run_cost(scope: &Scope, variants: &[&Variant], res: &mut StudyResults) -> Result<()> {
-    let Scope {
+pub(super) fn run_cost(
+    ctx: &RunContext,
+    variants: &[&Variant],
+    res: &mut StudyResults,
+) -> Result<()> {
+    let RunContext {
         req,
         study,
         datadirs,
         prefix,
         progress,
-    } = *scope;
+    } = *ctx;
     if variants.is_empty() {
         return Ok(());
     }

@@ -1,5 +1,5 @@
 //! Data is loaded once per (server binary, dataset) and kept as a cleanly shut-down datadir;
-//! every variant run starts from a fresh copy of it (DESIGN decision 3). A version's data is
+//! every variant run starts from a fresh copy of it (docs/study-file.md#dataset). A version's data is
 //! prepared by that version, never shared across versions.
 
 use crate::server::{Binaries, Home, Sandbox, SandboxSpec};

@@ -3,12 +3,17 @@
 pub mod builtin;
 pub mod callgrind;
 pub mod cell;
+mod context;
 pub mod cost;
 mod cost_runner;
 pub mod dataset;
 pub mod file;
+mod insert_benchmark;
+pub mod load;
 pub mod overrides;
 mod progress;
 pub mod runner;
 pub mod scenarios;
+mod throughput;
 pub mod variant;
+pub mod work;

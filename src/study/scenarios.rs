@@ -1,5 +1,5 @@
 //! The performance_schema scenarios of the published studies, as server options, and what a
-//! server running each must show (spec/pfs-scenarios.md §3: names follow Percona's 2017
+//! server running each must show (docs/scenarios.md; names follow Percona's 2017
 //! "Performance Schema Benchmarks", plus PS off and MariaDB's userstat).
 
 use crate::error::usage;

@@ -1,4 +1,4 @@
-//! Sorting a failed statement into what the driver does next (spec §2.7): retry the event,
+//! Sorting a failed statement into what the driver does next (docs/sysbench-compat.md#errors-retries-and-reconnects): retry the event,
 //! reconnect, or stop the run. Shared by every MySQL-family workload.
 
 use super::EventError;

@@ -10,11 +10,11 @@ pub mod sysbench;
 pub use errors::classify_mysql_error;
 pub use sysbench::{sysbench_workload, OltpOptions, SYSBENCH_WORKLOADS};
 
-use crate::server::Endpoint;
+use crate::connection::Endpoint;
 use anyhow::Result;
 use std::time::Duration;
 
-/// Per-thread query counters, classified as sysbench does (spec §4.2):
+/// Per-thread query counters, classified as sysbench does (docs/sysbench-compat.md#read-write-other):
 /// read = returned a result set; write = no result set and affected rows > 0;
 /// other = no result set and 0 rows affected (BEGIN, COMMIT, a DELETE of a missing row).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -1,4 +1,4 @@
-//! The Insert Benchmark (spec insert-benchmark.md): tables pi1..piN, their three secondary
+//! The Insert Benchmark (docs/insert-benchmark.md): tables pi1..piN, their three secondary
 //! indexes, the rows, the step sequence and the workers of each step. The step sequence
 //! itself (checks, cleanup, results) is run by `crate::ibench`.
 
@@ -12,7 +12,7 @@ mod workload;
 
 pub use options::IbenchOptions;
 pub use roles::{point_sql, range_sql, CLASSES, DELETE, INDEX, INSERT, QUERY};
-pub use schema::{TableFacts, DATABASE};
+pub use schema::DATABASE;
 pub use steps::{parse_steps, step, QueryShape, Step, StepKind, ALL_STEPS};
 pub use table::TableState;
 pub use workload::{table_states, StepWorkload};

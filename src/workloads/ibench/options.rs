@@ -1,4 +1,4 @@
-//! The Insert Benchmark's options (spec §3), with the original's value domains. Sizes default
+//! The Insert Benchmark's options (docs/insert-benchmark.md#options), with the original's value domains. Sizes default
 //! to a scale that finishes in minutes; the published small-server runs use
 //! `--rows 30000000 --rows-i1 40000000 --rows-i2 10000000 --query-seconds 1800`.
 
@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 #[derive(clap::Args, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct IbenchOptions {
-    /// Clients, each with its own table pi1..piN (spec §1.1).
+    /// Clients, each with its own table pi1..piN (docs/insert-benchmark.md#tables-and-rows).
     #[arg(long, default_value_t = 1, help_heading = "Insert Benchmark")]
     pub clients: u32,
     /// X: rows per table loaded by l.i0 (rounded up to whole 100-row statements).
@@ -136,7 +136,7 @@ impl IbenchOptions {
         Ok(())
     }
 
-    /// The pause before the first query step (spec §2.6).
+    /// The pause before the first query step (docs/insert-benchmark.md#cleanup-before-the-query-steps).
     pub fn cleanup_duration(&self) -> f64 {
         self.cleanup_seconds.unwrap_or_else(|| {
             let loaded = self.rows as f64 * self.clients as f64;

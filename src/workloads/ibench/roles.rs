@@ -1,4 +1,4 @@
-//! The workers of a step, one connection each (spec §2.1, done natively): an inserter, a
+//! The workers of a step, one connection each (docs/insert-benchmark.md#workers): an inserter, a
 //! deleter that follows it statement by statement, a query worker, and l.x's indexer.
 
 use super::options::IbenchOptions;
@@ -194,7 +194,7 @@ pub struct Querier {
     rng: Rng,
 }
 
-/// The three range queries (spec §2.2): covering scans of 10 entries from a random key.
+/// The three range queries (docs/insert-benchmark.md#workers): covering scans of 10 entries from a random key.
 pub fn range_sql(table: &str, limit: u32) -> Vec<String> {
     let q = |idx: &str, cols: &str, cmp: &str, first: &str| {
         format!(

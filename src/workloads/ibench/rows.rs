@@ -1,4 +1,4 @@
-//! Row values (spec §1.4): uniform integers in the original's domains, the statement's
+//! Row values (docs/insert-benchmark.md#tables-and-rows): uniform integers in the original's domains, the statement's
 //! wall-clock time, and a `data` column that is `a`s followed by random base64 characters.
 //! Unlike the original, every draw comes from a seeded generator, so runs are repeatable.
 

@@ -1,6 +1,7 @@
-//! Tables pi1..piN and their three secondary indexes (spec §1.2, §1.3).
+//! Tables pi1..piN and their three secondary indexes (docs/insert-benchmark.md#tables-and-rows).
 
 use super::options::IbenchOptions;
+use crate::results::insert_benchmark::TableFacts;
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
 
@@ -36,7 +37,7 @@ fn create_table(table: &str, engine: &str) -> String {
     )
 }
 
-/// All three indexes in one ALTER TABLE: one scan of the table for all of them (spec §1.3).
+/// All three indexes in one ALTER TABLE: one scan of the table for all of them (docs/insert-benchmark.md#tables-and-rows).
 pub fn add_indexes(table: &str) -> String {
     let adds: Vec<String> = INDEXES
         .iter()
@@ -63,16 +64,6 @@ pub fn recreate(conn: &mut mysql::Conn, o: &IbenchOptions) -> Result<()> {
 pub fn drop_database(conn: &mut mysql::Conn) -> Result<()> {
     conn.query_drop(format!("DROP DATABASE IF EXISTS {DATABASE}"))
         .with_context(|| format!("dropping database {DATABASE}"))
-}
-
-/// What a table holds: rows, lowest and highest primary key, and its index names.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct TableFacts {
-    pub table: String,
-    pub rows: u64,
-    pub min_id: Option<i64>,
-    pub max_id: Option<i64>,
-    pub indexes: Vec<String>,
 }
 
 pub fn facts(conn: &mut mysql::Conn, table: &str) -> Result<TableFacts> {

@@ -1,4 +1,4 @@
-//! The step sequence (spec §2.5): what each step inserts, deletes and queries.
+//! The step sequence (docs/insert-benchmark.md#the-steps): what each step inserts, deletes and queries.
 
 use super::options::IbenchOptions;
 use crate::error::usage;
@@ -100,7 +100,7 @@ pub fn step(name: &str, o: &IbenchOptions) -> Result<Step> {
             if rate == 0 {
                 return Err(unknown(name));
             }
-            // Fewer rows per second than per statement: smaller statements (spec §2.3).
+            // Fewer rows per second than per statement: smaller statements (docs/insert-benchmark.md#the-steps).
             let per = 50.min(rate);
             Step {
                 name: name.into(),

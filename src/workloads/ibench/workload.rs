@@ -6,7 +6,7 @@ use super::roles::{Deleter, Indexer, Inserter, Querier, CLASSES};
 use super::schema;
 use super::steps::{Step, StepKind};
 use super::table::TableState;
-use crate::server::Endpoint;
+use crate::connection::Endpoint;
 use crate::workloads::random::Rng;
 use crate::workloads::{Pace, Worker, Workload};
 use anyhow::{Context, Result};

@@ -1,4 +1,4 @@
-//! The distributions behind sysbench's `default(a, b)` (spec §3.2).
+//! The distributions behind sysbench's `default(a, b)` (docs/sysbench-compat.md#random-numbers).
 
 use super::zipf::Zipf;
 use super::Rng;

@@ -1,4 +1,4 @@
-//! sysbench's random machinery (spec §3): a per-thread xoroshiro128+ generator, the
+//! sysbench's random machinery (docs/sysbench-compat.md#random-numbers): a per-thread xoroshiro128+ generator, the
 //! `--rand-type` distributions behind `default(a, b)`, and the `#`/`@` string templates.
 
 mod distribution;

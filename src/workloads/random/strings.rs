@@ -1,4 +1,4 @@
-//! sysbench's random string templates (spec §3.3): `#` is a uniform digit, `@` a uniform
+//! sysbench's random string templates (docs/sysbench-compat.md#draws): `#` is a uniform digit, `@` a uniform
 //! lower-case letter, anything else is copied.
 
 use super::Rng;

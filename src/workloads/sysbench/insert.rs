@@ -1,4 +1,4 @@
-//! oltp_insert (spec §2.4): one text-protocol INSERT per event, never prepared.
+//! oltp_insert (docs/sysbench-compat.md#the-ten-workloads): one text-protocol INSERT per event, never prepared.
 
 use super::options::OltpOptions;
 use super::sql;
@@ -10,7 +10,7 @@ use std::fmt::Write;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
-/// sysbench's `unique()` (spec §3.6): a shared counter through a 32-bit permutation of
+/// sysbench's `unique()` (docs/sysbench-compat.md#draws): a shared counter through a 32-bit permutation of
 /// quadratic residues modulo the prime 2^32 − 5 (Preshing's RandomSequence), so ids never
 /// repeat within a run.
 #[derive(Debug)]

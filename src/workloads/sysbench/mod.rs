@@ -1,4 +1,4 @@
-//! sysbench 1.0.20's OLTP workloads (spec: shared/spec/sysbench-oltp.md): same schema,
+//! sysbench 1.0.20's OLTP workloads (docs/sysbench-compat.md): same schema,
 //! data format, statements per event and draws, on the `mysql` crate.
 
 pub mod insert;
@@ -11,8 +11,8 @@ pub mod statement;
 
 pub use options::{OltpOptions, PsMode, RandType};
 
+use crate::connection::Endpoint;
 use crate::error::usage;
-use crate::server::Endpoint;
 use crate::workloads::random::Rng;
 use crate::workloads::{Worker, Workload};
 use anyhow::Result;

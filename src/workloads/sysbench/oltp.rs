@@ -1,4 +1,4 @@
-//! The oltp_* scripts that share oltp_common.lua's statements (spec §2.3, §2.4): which
+//! The oltp_* scripts that share oltp_common.lua's statements (docs/sysbench-compat.md#the-ten-workloads): which
 //! statement groups an event runs, and running them with sysbench's draws in its order.
 
 use super::options::OltpOptions;

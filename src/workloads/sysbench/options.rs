@@ -1,4 +1,4 @@
-//! sysbench 1.0.20's OLTP options (spec §2.2), with its names and defaults, except
+//! sysbench 1.0.20's OLTP options (docs/sysbench-compat.md#options), with its names and defaults, except
 //! `--rand-type`, whose default is `uniform` here.
 
 use crate::error::usage;

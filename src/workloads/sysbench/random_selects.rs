@@ -1,4 +1,4 @@
-//! select_random_points and select_random_ranges (spec §2.4): one SELECT on sbtest1 per
+//! select_random_points and select_random_ranges (docs/sysbench-compat.md#the-ten-workloads): one SELECT on sbtest1 per
 //! event, values drawn from the worker's own segment of the k range.
 
 use super::options::{OltpOptions, PsMode};

@@ -1,10 +1,10 @@
-//! `prepare` and `cleanup` (spec §1): sbtest tables loaded with multi-row INSERTs of at
+//! `prepare` and `cleanup` (docs/sysbench-compat.md#schema-and-data): sbtest tables loaded with multi-row INSERTs of at
 //! most 512 KiB, in parallel over several connections, the k index built after the load.
 
 use super::options::OltpOptions;
 use super::sql;
+use crate::connection::Endpoint;
 use crate::error::usage;
-use crate::server::Endpoint;
 use crate::workloads::random::{fill_template, RangeSampler, Rng, C_TEMPLATE, PAD_TEMPLATE};
 use anyhow::{anyhow, Context, Result};
 use mysql::prelude::Queryable;

@@ -1,5 +1,5 @@
-//! The SQL text of sysbench 1.0.20's OLTP scripts, character for character (spec §1.1,
-//! §2.3, §2.4): statement digests and performance_schema instruments match on it.
+//! The SQL text of sysbench 1.0.20's OLTP scripts, character for character
+//! (docs/sysbench-compat.md#statement-texts): statement digests and performance_schema instruments match on it.
 
 use super::options::OltpOptions;
 

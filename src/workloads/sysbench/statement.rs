@@ -33,7 +33,7 @@ enum Exec {
 pub struct Statement {
     text: String,
     exec: Exec,
-    /// Returns a result set, so it counts as a read whatever the rows (spec §4.2).
+    /// Returns a result set, so it counts as a read whatever the rows (docs/sysbench-compat.md#read-write-other).
     reads: bool,
 }
 

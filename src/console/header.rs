@@ -1,6 +1,6 @@
 //! The lines printed before a run starts, in sysbench's shape.
 
-use super::options::RunOptions;
+use crate::driver::RunOptions;
 use std::io::{self, Write};
 
 pub fn print_header(out: &mut dyn Write, opts: &RunOptions, seed: u64) -> io::Result<()> {

@@ -1,15 +1,17 @@
 //! `psbench bench insert-benchmark [--steps LIST] [options]`: the Insert Benchmark against
 //! any MySQL-family server, each step printed and optionally written as a bench document.
 
-use super::bench::ConnectionArgs;
-use crate::ibench::{self, Target};
+use super::connection_args::ConnectionArgs;
+use crate::console;
+use crate::driver::{check_percentiles, resolve_seed};
+use crate::ibench::Target;
 use crate::workloads::ibench::{parse_steps, IbenchOptions, ALL_STEPS};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Args, Debug)]
-pub struct IbenchArgs {
+pub struct InsertBenchmarkArgs {
     /// Steps to run in order, comma-separated, or `all`.
     #[arg(long, default_value = "all", help = steps_help())]
     pub steps: String,
@@ -38,43 +40,24 @@ fn steps_help() -> String {
     )
 }
 
-pub fn run(args: IbenchArgs) -> Result<()> {
+pub fn command(args: InsertBenchmarkArgs) -> Result<()> {
     args.ibench.validate()?;
-    if let Some(p) = args
-        .percentile
-        .iter()
-        .find(|p| !(**p > 0.0 && **p <= 100.0))
-    {
-        return Err(crate::error::usage(format!(
-            "--percentile values must be in (0, 100] (got {p})"
-        )));
-    }
+    check_percentiles(&args.percentile)?;
     let steps = parse_steps(&args.steps, &args.ibench)?;
     let endpoint = args.connection.endpoint()?;
-    let seed = crate::driver::resolve_seed(args.rand_seed);
-    let mut out = std::io::stdout();
-    println!(
-        "Insert Benchmark at {}: {} client(s), X={} Y={} Z={} rows per table, query steps {} s, random seed {seed}\n",
-        endpoint.describe(),
-        args.ibench.clients,
-        args.ibench.rows,
-        args.ibench.rows_i1,
-        args.ibench.rows_i2,
-        args.ibench.query_seconds
-    );
     let target = Target {
         endpoint: &endpoint,
         opts: &args.ibench,
         percentiles: &args.percentile,
     };
     let command_line: Vec<String> = std::env::args().collect();
-    ibench::run_sequence(
+    console::insert_benchmark(
         &target,
         &steps,
-        seed,
+        resolve_seed(args.rand_seed),
         args.json_dir.as_deref(),
         &command_line,
-        &mut out,
+        &mut std::io::stdout(),
     )?;
     Ok(())
 }

@@ -1,7 +1,9 @@
-//! Where a client connects: a sandbox or any external MySQL-family server.
+//! The MySQL protocol's side of a connection: where a MySQL-family server (a sandbox or any
+//! external one) is reached, and connecting to it with the user's mistakes explained.
 
 use crate::error::usage;
 use anyhow::{Context, Result};
+use mysql::prelude::Queryable;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -85,6 +87,16 @@ impl Endpoint {
         self.clone().with_database(None).connect()
     }
 
+    /// The server's version string; this also checks that the server can be reached. A SHOW,
+    /// not `SELECT VERSION()`, so that Com_select counts only the workload.
+    pub fn server_version(&self) -> Result<String> {
+        let mut conn = self.connect()?;
+        let v: Option<(String, String)> = conn
+            .query_first("SHOW GLOBAL VARIABLES LIKE 'version'")
+            .with_context(|| format!("asking {} for its version", self.describe()))?;
+        Ok(v.map(|(_, version)| version).unwrap_or_default())
+    }
+
     fn explain(&self, e: mysql::Error) -> anyhow::Error {
         let at = self.describe();
         match &e {
@@ -109,26 +121,6 @@ impl Endpoint {
     }
 }
 
-/// Read a password from an option file (`password=...` under any group, as in my.cnf),
-/// so it need not appear on the command line or in the process title.
-pub fn password_from_file(path: &std::path::Path) -> Result<String> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("reading password file {}", path.display()))
-        .map_err(|e| usage(format!("{e:#}")))?;
-    for line in text.lines() {
-        let line = line.trim();
-        if let Some((k, v)) = line.split_once('=') {
-            if k.trim() == "password" {
-                return Ok(v.trim().trim_matches(|c| c == '"' || c == '\'').to_string());
-            }
-        }
-    }
-    if !text.contains('=') && !text.trim().is_empty() && text.lines().count() == 1 {
-        return Ok(text.trim().to_string());
-    }
-    Err(usage(format!("no `password=` line in {}", path.display())))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,18 +134,13 @@ mod tests {
     }
 
     #[test]
-    fn reads_option_files() {
-        let d = tempfile::tempdir().unwrap();
-        let p = d.path().join("my.cnf");
-        std::fs::write(&p, "[client]\nuser=x\npassword = \"s3cret\"\n").unwrap();
-        assert_eq!(password_from_file(&p).unwrap(), "s3cret");
-        std::fs::write(&p, "[client]\nuser=x\n").unwrap();
-        assert!(crate::error::is_usage(&password_from_file(&p).unwrap_err()));
-    }
-
-    #[test]
     fn unreachable_server_is_a_usage_error() {
-        let port = crate::server::port::free_port().unwrap();
+        // A port nothing listens on: bound, read and released.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
         let e = Endpoint::tcp("127.0.0.1", port, "root")
             .connect()
             .unwrap_err();

@@ -1,25 +1,12 @@
-//! Text output in sysbench 1.0.20's shapes (spec §4.5, §4.7), so that scripts that read
+//! Text output in sysbench 1.0.20's shapes (docs/sysbench-compat.md#output), so that scripts that read
 //! sysbench read psbench, followed by psbench's own lines.
 
-use super::latency::Latencies;
+use crate::driver::{Latencies, Window};
 use crate::workloads::QueryCounters;
 use std::fmt::Write;
 
-/// Rates over one reporting interval.
-pub struct IntervalFigures {
-    pub elapsed_label_s: u64,
-    pub threads: usize,
-    pub seconds: f64,
-    pub events: u64,
-    pub queries: QueryCounters,
-    pub errors: u64,
-    pub reconnects: u64,
-    pub percentile: f64,
-    pub percentile_ms: f64,
-}
-
 /// `[ 1s ] thds: 4 tps: ... qps: ... (r/w/o: ...) lat (ms,95%): ... err/s: ... reconn/s: ...`
-pub fn interval_line(f: &IntervalFigures) -> String {
+pub fn interval_line(f: &Window) -> String {
     let per_s = |n: u64| {
         if f.seconds > 0.0 {
             n as f64 / f.seconds
@@ -191,7 +178,7 @@ pub fn histogram(l: &Latencies) -> String {
 mod tests {
     use super::*;
 
-    /// The real sysbench report of spec §4.7 (oltp_read_write, 4 threads, --time=5).
+    /// The real sysbench report of docs/sysbench-compat.md#output (oltp_read_write, 4 threads, --time=5).
     const SYSBENCH: &str = "SQL statistics:
     queries performed:
         read:                            54460
@@ -251,7 +238,7 @@ Threads fairness:
 
     #[test]
     fn interval_line_matches_sysbench() {
-        let f = IntervalFigures {
+        let f = Window {
             elapsed_label_s: 1,
             threads: 2,
             seconds: 1.0,
@@ -265,6 +252,7 @@ Threads fairness:
             reconnects: 0,
             percentile: 95.0,
             percentile_ms: 3.43,
+            queue: None,
         };
         assert_eq!(
             interval_line(&f),

@@ -1,7 +1,6 @@
 //! The terminal output of `bench insert-benchmark`: a block per step and the summary table.
 
-use super::buckets::LABELS;
-use super::result::StepResult;
+use crate::results::insert_benchmark::{StepResult, LABELS};
 use std::fmt::Write;
 
 const CLASS_ORDER: [&str; 4] = ["insert", "delete", "query", "create_index"];

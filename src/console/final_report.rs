@@ -1,9 +1,9 @@
 //! The text printed at the end of `run`: sysbench's report, then psbench's own lines.
 
-use super::latency::Latencies;
-use super::options::RunOptions;
-use super::run::RunReport;
-use super::text_report::{distribution_line, extra_line, histogram, sysbench_report, FinalFigures};
+use super::sysbench_text::{
+    distribution_line, extra_line, histogram, sysbench_report, FinalFigures,
+};
+use crate::driver::{Latencies, RunOptions, RunReport};
 
 pub fn final_report(r: &RunReport, opts: &RunOptions) -> String {
     let latency = r.totals.latency();

@@ -1,0 +1,13 @@
+//! The client side of a connection: where a server is reached and how, for every stage that
+//! speaks to a server (workloads, the driver, the Insert Benchmark, studies, probes).
+//! server/ starts and stops processes and hands out endpoints; it does not connect for others.
+//!
+//! One module per protocol: `mysql` (MySQL and MariaDB) today; a PostgreSQL endpoint sits
+//! beside it as `postgres` with the same shape (describe, connect with the user's mistakes
+//! explained, server_version), and passwords are handled the same way for both.
+
+pub mod mysql;
+pub mod secrets;
+
+pub use self::mysql::Endpoint;
+pub use secrets::{password_from_file, redact_password};

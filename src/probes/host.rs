@@ -1,0 +1,42 @@
+//! The host a study ran on, for its provenance.
+
+use crate::results::Host;
+use procfs::{Current, CurrentSI};
+
+/// This machine: hostname, kernel, CPU model and count, memory.
+pub fn current() -> Host {
+    let read = |p: &str| {
+        std::fs::read_to_string(p)
+            .map(|s| s.trim().to_string())
+            .unwrap_or_default()
+    };
+    let cpu_model = procfs::CpuInfo::current()
+        .ok()
+        .and_then(|c| c.model_name(0).map(str::to_string))
+        .unwrap_or_default();
+    let cpus = procfs::KernelStats::current()
+        .map(|k| k.cpu_time.len() as u32)
+        .unwrap_or(0);
+    let memory_mb = procfs::Meminfo::current()
+        .map(|m| m.mem_total >> 20)
+        .unwrap_or(0);
+    Host {
+        hostname: read("/proc/sys/kernel/hostname"),
+        kernel: read("/proc/sys/kernel/osrelease"),
+        cpu_model,
+        cpus,
+        memory_mb,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn reads_this_host() {
+        let h = super::current();
+        assert!(
+            h.cpus >= 1 && h.memory_mb > 0 && !h.kernel.is_empty(),
+            "{h:?}"
+        );
+    }
+}

@@ -1,0 +1,243 @@
+//! The study as run, recorded in its results document: variants, dataset, workload steps,
+//! thread counts, rounds and limits. Parsing and checking a study file is study/'s job
+//! (study/file.rs); every key is described in docs/study-file.md.
+
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Wall-clock throughput with real concurrency (interleaved rounds, intervals).
+    #[default]
+    Throughput,
+    /// Instructions per transaction under callgrind: deterministic path length, no contention.
+    Cost,
+    /// Cost over every variant and throughput over `throughput_variants`.
+    Both,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Study {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// The variant every other is compared with; default: the first.
+    #[serde(default)]
+    pub base: Option<String>,
+    /// Smallest relative change that is called (0.05 = 5%, as the published reports colour it).
+    #[serde(default = "default_threshold")]
+    pub threshold: f64,
+    #[serde(default = "default_rounds")]
+    pub rounds: u32,
+    /// Measured seconds per cell.
+    #[serde(default = "default_duration")]
+    pub duration: f64,
+    /// Seconds of load before each measured cell, not measured.
+    #[serde(default = "default_warmup")]
+    pub warmup: f64,
+    #[serde(default = "default_threads")]
+    pub threads: Vec<u32>,
+    #[serde(default)]
+    pub mode: Mode,
+    /// With `mode = "both"`: the variants also measured in throughput mode (default: all).
+    #[serde(default)]
+    pub throughput_variants: Option<Vec<String>>,
+    /// With cost mode: the workload steps measured under callgrind (default: all).
+    #[serde(default)]
+    pub cost_workloads: Option<Vec<String>>,
+    #[serde(default)]
+    pub dataset: Dataset,
+    #[serde(default)]
+    pub cost: CostSettings,
+    #[serde(default)]
+    pub limits: Limits,
+    /// `profile = true` or a `[profile]` table: perf samples of the server in measured windows.
+    #[serde(default)]
+    pub profile: super::profile_settings::ProfileSettings,
+    #[serde(rename = "variant", default)]
+    pub variants: Vec<Variant>,
+    #[serde(rename = "workload", default)]
+    pub workloads: Vec<WorkloadStep>,
+}
+
+fn default_threshold() -> f64 {
+    0.05
+}
+fn default_rounds() -> u32 {
+    3
+}
+fn default_duration() -> f64 {
+    10.0
+}
+fn default_warmup() -> f64 {
+    2.0
+}
+fn default_threads() -> Vec<u32> {
+    vec![1]
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dataset {
+    /// `cached` (fits the buffer pool) or `io-bound` (about 4× the buffer pool).
+    #[serde(default)]
+    pub preset: Option<String>,
+    #[serde(default)]
+    pub tables: Option<u32>,
+    #[serde(default)]
+    pub table_size: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CostSettings {
+    /// Transactions in the measured windows (three or more, growing), all on one connection;
+    /// instructions per transaction come from the differences between windows, which cancel
+    /// whatever is fixed per window.
+    #[serde(default = "default_cost_events")]
+    pub events: Vec<u32>,
+    #[serde(default = "default_cost_warmup")]
+    pub warmup_events: u32,
+}
+
+fn default_cost_events() -> Vec<u32> {
+    vec![1000, 2000, 3000]
+}
+fn default_cost_warmup() -> u32 {
+    200
+}
+
+impl Default for CostSettings {
+    fn default() -> Self {
+        CostSettings {
+            events: default_cost_events(),
+            warmup_events: default_cost_warmup(),
+        }
+    }
+}
+
+/// Thresholds for the validity flags of a cell.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    /// Client CPU above this share of one core marks the cell client-bound.
+    #[serde(default = "default_client_share")]
+    pub client_bound_core_share: f64,
+    /// CPU of other processes above this share of one core marks the cell contaminated (then repeated).
+    #[serde(default = "default_foreign_share")]
+    pub foreign_cpu_core_share: f64,
+    /// Errors per transaction above this mark the cell.
+    #[serde(default = "default_error_rate")]
+    pub error_rate: f64,
+    /// Relative throughput change between the first and last third of a cell that marks it still trending.
+    #[serde(default = "default_trend")]
+    pub trend: f64,
+    /// Attempts of a contaminated cell.
+    #[serde(default = "default_attempts")]
+    pub attempts: u32,
+}
+
+fn default_client_share() -> f64 {
+    0.9
+}
+fn default_foreign_share() -> f64 {
+    0.1
+}
+fn default_error_rate() -> f64 {
+    0.01
+}
+fn default_trend() -> f64 {
+    0.15
+}
+fn default_attempts() -> u32 {
+    2
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            client_bound_core_share: default_client_share(),
+            foreign_cpu_core_share: default_foreign_share(),
+            error_rate: default_error_rate(),
+            trend: default_trend(),
+            attempts: default_attempts(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    pub name: String,
+    /// A performance_schema scenario (see `psbench studies`), expanded to startup options
+    /// and verified after start.
+    #[serde(default)]
+    pub scenario: Option<String>,
+    /// Server options KEY=VALUE, after the scenario's.
+    #[serde(default)]
+    pub options: Vec<String>,
+    /// Statements run as root after each start (runtime-settable state).
+    #[serde(default)]
+    pub sql: Vec<String>,
+    /// Another server binary tree for this variant (versions and builds).
+    #[serde(default)]
+    pub basedir: Option<PathBuf>,
+    /// A MariaDB release psbench fetches when missing (`mariadb-11.4.5`), instead of a basedir.
+    #[serde(default)]
+    pub version: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkloadStep {
+    /// Label in reports; default: the workload's name without `oltp_`.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// A sysbench workload (oltp_point_select, oltp_read_only, …).
+    pub workload: String,
+    /// Workload options by their sysbench names (range_size, db_ps_mode, rand_type, …).
+    #[serde(default)]
+    pub options: toml::Table,
+    /// Thread counts for this step; default: the study's.
+    #[serde(default)]
+    pub threads: Option<Vec<u32>>,
+    /// Cost-mode windows for this step (heavier transactions need fewer); default: `cost.events`.
+    #[serde(default)]
+    pub cost_events: Option<Vec<u32>>,
+    /// `insert-benchmark` only: its steps in order (default: all ten).
+    #[serde(default)]
+    pub steps: Option<Vec<String>>,
+}
+
+/// The workload name of the Insert Benchmark in a study file.
+pub const INSERT_BENCHMARK: &str = "insert-benchmark";
+
+impl Study {
+    /// The variant every other is compared with: `base`, or the first.
+    pub fn base_variant(&self) -> &str {
+        self.base.as_deref().unwrap_or(&self.variants[0].name)
+    }
+}
+
+impl WorkloadStep {
+    pub fn label(&self) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| self.workload.trim_start_matches("oltp_").to_string())
+    }
+
+    pub fn is_insert_benchmark(&self) -> bool {
+        self.workload == INSERT_BENCHMARK
+    }
+
+    /// The label of one Insert Benchmark step's cells: the step's own name ("l.i1", "qr100"),
+    /// after the entry's name when it has one.
+    pub fn ibench_label(&self, step: &str) -> String {
+        match &self.name {
+            Some(n) => format!("{n} {step}"),
+            None => step.to_string(),
+        }
+    }
+}

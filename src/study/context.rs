@@ -1,0 +1,48 @@
+//! What every part of a study's run shares: the request, the study as run, the prepared
+//! datadir of each server binary, this run's sandbox-name prefix and the progress display;
+//! and the two things each part does the same way (seeds, provenance).
+
+use super::file::Study;
+use super::progress::Progress;
+use crate::results::{StudyResults, VariantProvenance};
+use crate::server::Home;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+use std::path::PathBuf;
+
+/// A study to run, and where.
+pub struct Request {
+    pub study: Study,
+    pub origin: String,
+    pub out_dir: PathBuf,
+    pub home: Home,
+    /// Continue the results document in `out_dir` instead of starting a new one.
+    pub resume: bool,
+}
+
+/// One run context, passed to cost mode and to the throughput rounds.
+pub struct RunContext<'a> {
+    pub req: &'a Request,
+    pub study: &'a Study,
+    pub datadirs: &'a BTreeMap<Option<PathBuf>, PathBuf>,
+    pub prefix: &'a str,
+    pub progress: &'a Progress,
+}
+
+/// The same seed for every variant of a (round, step, threads), so that they see the same draws.
+pub fn cell_seed(base: u64, round: u32, step: &str, threads: u32) -> u64 {
+    let mut h = DefaultHasher::new();
+    (base, round, step, threads).hash(&mut h);
+    h.finish() | 1
+}
+
+/// Record a variant's provenance the first time it starts, with the checksum of its binary.
+pub fn record(res: &mut StudyResults, key: String, mut prov: VariantProvenance) {
+    if res.variants.contains_key(&key) {
+        return;
+    }
+    prov.server_sha256 =
+        crate::server::fetch::sha256(std::path::Path::new(&prov.server_binary)).unwrap_or_default();
+    res.variants.insert(key, prov);
+}

@@ -1,0 +1,54 @@
+//! Which study a `psbench run` means: a study file, a built-in study by name, or the study of
+//! an interrupted results directory; and the catalogue `psbench studies` prints.
+
+use super::file::{parse, Study};
+use super::{builtin, scenarios};
+use crate::error::usage;
+use crate::results::StudyResults;
+use anyhow::Result;
+use std::fmt::Write;
+use std::path::Path;
+
+/// A study file's path or a built-in study's name (default: the default study), with where it
+/// came from (`built-in:NAME` or the path).
+pub fn named(name: Option<&str>) -> Result<(Study, String)> {
+    let name = name.unwrap_or(builtin::DEFAULT);
+    if Path::new(name).is_file() {
+        let text =
+            std::fs::read_to_string(name).map_err(|e| usage(format!("cannot read {name}: {e}")))?;
+        Ok((parse(&text, name)?, name.to_string()))
+    } else if name.ends_with(".toml") {
+        Err(usage(format!("study file {name} not found")))
+    } else {
+        Ok((builtin::builtin(name)?, format!("built-in:{name}")))
+    }
+}
+
+/// The study an interrupted results directory was running, as it ran.
+pub fn resumed(dir: &Path) -> Result<(Study, String)> {
+    let r = StudyResults::load(dir)?;
+    Ok((r.study, r.origin))
+}
+
+/// The built-in studies and the performance_schema scenarios, one per line.
+pub fn catalogue() -> Result<String> {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Built-in studies (psbench run NAME; the default is {}):",
+        builtin::DEFAULT
+    );
+    for (name, _) in builtin::BUILTIN {
+        let study = builtin::builtin(name)?;
+        let _ = writeln!(s, "  {:<14} {}", name, study.description);
+    }
+    let _ = writeln!(
+        s,
+        "\nperformance_schema scenarios (variant scenario = \"NAME\"):"
+    );
+    for n in scenarios::NAMES {
+        let sc = scenarios::scenario(n)?;
+        let _ = writeln!(s, "  {:<18} {}", n, sc.description);
+    }
+    Ok(s)
+}

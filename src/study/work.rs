@@ -1,0 +1,236 @@
+//! The work list of a study: which cells and cost measurements are still to do, in the order
+//! they run (rounds × variants rotated per round × cells). A pure function of the study and
+//! its results document, so that a resumed study does exactly what is missing.
+
+use super::file::{Mode, Study, Variant, WorkloadStep};
+use crate::results::{CellKey, StudyResults};
+
+/// One variant's turn in one round: the sysbench cells (index into the study's sysbench
+/// steps, threads) and the Insert Benchmark entries with a step still to do.
+pub struct Turn<'a> {
+    pub round: u32,
+    pub variant: &'a Variant,
+    pub cells: Vec<(usize, u32)>,
+    pub insert_benchmark: Vec<&'a WorkloadStep>,
+}
+
+/// The variants measured in throughput mode, in the study's order.
+pub fn throughput_variants(s: &Study) -> Vec<&Variant> {
+    match s.mode {
+        Mode::Cost => Vec::new(),
+        Mode::Throughput => s.variants.iter().collect(),
+        Mode::Both => match &s.throughput_variants {
+            Some(names) => s
+                .variants
+                .iter()
+                .filter(|v| names.contains(&v.name))
+                .collect(),
+            None => s.variants.iter().collect(),
+        },
+    }
+}
+
+pub fn cost_variants(s: &Study) -> Vec<&Variant> {
+    match s.mode {
+        Mode::Throughput => Vec::new(),
+        _ => s.variants.iter().collect(),
+    }
+}
+
+/// Round `r` runs the variants in an order rotated by `r` (ABC, BCA, CAB, …), so that no
+/// variant is always first after a quiet spell or last in a drift.
+pub fn rotated<T: Clone>(items: &[T], round: u32) -> Vec<T> {
+    if items.is_empty() {
+        return Vec::new();
+    }
+    let k = round as usize % items.len();
+    items[k..].iter().chain(&items[..k]).cloned().collect()
+}
+
+/// The (variant, cost step) pairs without a result yet.
+pub fn cost_todo<'a>(study: &'a Study, res: &StudyResults) -> Vec<(&'a Variant, &'a WorkloadStep)> {
+    cost_variants(study)
+        .into_iter()
+        .flat_map(|v| study.cost_steps().into_iter().map(move |w| (v, w)))
+        .filter(|(v, w)| res.cost_for(&v.name, &w.label()).is_none())
+        .collect()
+}
+
+/// Every variant's turn in every round that still has a cell to do, in running order.
+pub fn turns<'a>(study: &'a Study, res: &StudyResults) -> Vec<Turn<'a>> {
+    let sysbench = study.sysbench_steps();
+    let missing = |round: u32, v: &Variant, step: String, threads: u32| {
+        res.cell(&CellKey {
+            round,
+            variant: v.name.clone(),
+            step,
+            threads,
+        })
+        .is_none()
+    };
+    let mut out = Vec::new();
+    for round in 0..study.rounds {
+        for v in rotated(&throughput_variants(study), round) {
+            let cells: Vec<(usize, u32)> = sysbench
+                .iter()
+                .enumerate()
+                .flat_map(|(i, w)| study.threads_for(w).into_iter().map(move |t| (i, t)))
+                .filter(|(i, t)| missing(round, v, sysbench[*i].label(), *t))
+                .collect();
+            let insert_benchmark: Vec<&WorkloadStep> = study
+                .workloads
+                .iter()
+                .filter(|w| w.is_insert_benchmark())
+                .filter(|w| {
+                    study
+                        .cells_of(w)
+                        .into_iter()
+                        .any(|(step, threads)| missing(round, v, step, threads))
+                })
+                .collect();
+            if !cells.is_empty() || !insert_benchmark.is_empty() {
+                out.push(Turn {
+                    round,
+                    variant: v,
+                    cells,
+                    insert_benchmark,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Throughput cells still to do, for the progress display.
+pub fn cells_todo(study: &Study, res: &StudyResults) -> u64 {
+    let mut n = 0;
+    for round in 0..study.rounds {
+        for v in throughput_variants(study) {
+            for (step, threads) in study.cells() {
+                let key = CellKey {
+                    round,
+                    variant: v.name.clone(),
+                    step,
+                    threads,
+                };
+                if res.cell(&key).is_none() {
+                    n += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::document::{FORMAT, VERSION};
+
+    const STUDY: &str = r#"
+name = "t"
+mode = "both"
+throughput_variants = ["a", "b"]
+rounds = 2
+threads = [1, 2]
+[[variant]]
+name = "a"
+[[variant]]
+name = "b"
+[[variant]]
+name = "c"
+[[workload]]
+workload = "oltp_point_select"
+[[workload]]
+workload = "insert-benchmark"
+steps = ["l.i0", "qr100"]
+"#;
+
+    fn results(study: &Study) -> StudyResults {
+        StudyResults {
+            format: FORMAT.into(),
+            version: VERSION,
+            tool_version: "0".into(),
+            study: study.clone(),
+            origin: "t".into(),
+            host: Default::default(),
+            started_unix: 0,
+            finished_unix: None,
+            seed: 1,
+            variants: Default::default(),
+            cells: Vec::new(),
+            cost: Vec::new(),
+            notes: Vec::new(),
+            steps: Vec::new(),
+            frames_that_grew: Vec::new(),
+        }
+    }
+
+    fn done(res: &mut StudyResults, round: u32, variant: &str, step: &str, threads: u32) {
+        let key = CellKey {
+            round,
+            variant: variant.into(),
+            step: step.into(),
+            threads,
+        };
+        res.cells
+            .push(super::super::cell::failed(key, String::new()));
+    }
+
+    #[test]
+    fn rounds_rotate_the_order() {
+        let v = ["a", "b", "c"];
+        assert_eq!(rotated(&v, 0), ["a", "b", "c"]);
+        assert_eq!(rotated(&v, 1), ["b", "c", "a"]);
+        assert_eq!(rotated(&v, 5), ["c", "a", "b"]);
+    }
+
+    #[test]
+    fn a_fresh_study_runs_every_turn_in_rotated_order() {
+        let study = crate::study::file::parse(STUDY, "t").unwrap();
+        let res = results(&study);
+        let order: Vec<(u32, &str)> = turns(&study, &res)
+            .iter()
+            .map(|t| (t.round, t.variant.name.as_str()))
+            .collect();
+        // Only the throughput variants, and the second round starts with the second.
+        assert_eq!(order, [(0, "a"), (0, "b"), (1, "b"), (1, "a")]);
+        let first = &turns(&study, &res)[0];
+        assert_eq!(first.cells, [(0, 1), (0, 2)]);
+        assert_eq!(first.insert_benchmark.len(), 1);
+        // Two sysbench cells and two Insert Benchmark steps per turn.
+        assert_eq!(cells_todo(&study, &res), 16);
+        // Cost over every variant.
+        assert_eq!(cost_todo(&study, &res).len(), 3);
+    }
+
+    #[test]
+    fn a_resumed_study_does_only_what_is_missing() {
+        let study = crate::study::file::parse(STUDY, "t").unwrap();
+        let mut res = results(&study);
+        // Round 0 of a is complete; b has one sysbench cell and one step done.
+        for (step, threads) in [
+            ("point_select", 1),
+            ("point_select", 2),
+            ("l.i0", 1),
+            ("qr100", 1),
+        ] {
+            done(&mut res, 0, "a", step, threads);
+        }
+        done(&mut res, 0, "b", "point_select", 2);
+        done(&mut res, 0, "b", "l.i0", 1);
+        let t = turns(&study, &res);
+        let order: Vec<(u32, &str)> = t
+            .iter()
+            .map(|t| (t.round, t.variant.name.as_str()))
+            .collect();
+        assert_eq!(order, [(0, "b"), (1, "b"), (1, "a")]);
+        assert_eq!(t[0].cells, [(0, 1)]);
+        // A sequence with a step left runs again (its steps build on each other).
+        assert_eq!(t[0].insert_benchmark.len(), 1);
+        assert_eq!(cells_todo(&study, &res), 16 - 6);
+        res.cost
+            .push(crate::results::CostResult::new("c", "point_select"));
+        assert_eq!(cost_todo(&study, &res).len(), 2);
+    }
+}

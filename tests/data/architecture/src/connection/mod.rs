@@ -1,0 +1,2 @@
+use crate::error::Error;
+use crate::server::Endpoint;

@@ -1,0 +1,2 @@
+use crate::error::Error;
+pub struct Term;

@@ -1,0 +1,2 @@
+// error is a shared leaf: it imports no stage.
+use crate::ibench::Step;

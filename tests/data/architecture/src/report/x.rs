@@ -1,0 +1,3 @@
+use crate::{results::A, driver::B};
+use super::Shared;
+pub struct Thing;

@@ -1,0 +1,2 @@
+use crate::results::Document;
+use crate::driver::Run;

@@ -1,0 +1,2 @@
+pub mod random;
+pub mod sysbench;

@@ -1,0 +1,3 @@
+pub mod oltp;
+use super::super::server::Endpoint;
+pub struct Options;
