@@ -26,7 +26,7 @@ fn results_json() -> String {
         cost: vec![],
         notes: vec![],
         steps: Vec::new(),
-        frames_that_grew: Vec::new(),
+        frames_that_grew: None,
     };
     serde_json::to_string(&r).unwrap()
 }

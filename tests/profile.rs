@@ -108,6 +108,7 @@ fn debian_server_profiles_fold_mariadbd_frames_and_name_missing_symbols() {
     assert!(
         res.frames_that_grew
             .iter()
+            .flatten()
             .any(|g| g.variant == "default" && !g.frames.is_empty()),
         "{:?}",
         res.frames_that_grew

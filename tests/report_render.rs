@@ -284,3 +284,28 @@ fn an_unstable_cost_is_marked_with_its_estimates() {
         "{validity}"
     );
 }
+
+#[test]
+fn frames_that_grew_say_what_the_document_holds() {
+    use psbench::report::frames_that_grew::section;
+    use psbench::results::document::CellProfile;
+    let mut res = fixture();
+    assert_eq!(section(&res), None, "no cell was profiled");
+    res.cells[0].profile = Some(CellProfile {
+        folded: "profiles/x.folded".into(),
+        transactions: 10,
+        samples: 5,
+        seconds: 1.0,
+        frequency: 499,
+        unresolved_share: 0.0,
+    });
+    // A document from before the tables were kept: the report points to the files.
+    let old = section(&res).unwrap();
+    assert!(old.contains("profiles/summary.md"), "{old}");
+    res.frames_that_grew = Some(Vec::new());
+    let none = section(&res).unwrap();
+    assert!(
+        none.contains("No variant has a profile to compare"),
+        "{none}"
+    );
+}

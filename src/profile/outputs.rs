@@ -55,7 +55,8 @@ fn threads_text(n: u32) -> String {
 pub struct Outputs {
     /// What the reader must see (unresolved server frames, nothing sampled).
     pub notes: Vec<String>,
-    pub frames_that_grew: Vec<FramesThatGrew>,
+    /// `None` when no cell was profiled.
+    pub frames_that_grew: Option<Vec<FramesThatGrew>>,
 }
 
 /// Write every flame graph and differential into `dir/profiles`; returns what the results
@@ -76,7 +77,7 @@ pub fn write_all(res: &StudyResults, dir: &Path) -> Result<Outputs> {
         };
         return Ok(Outputs {
             notes,
-            frames_that_grew: Vec::new(),
+            frames_that_grew: None,
         });
     }
     let out = dir.join(DIR);
@@ -134,7 +135,7 @@ pub fn write_all(res: &StudyResults, dir: &Path) -> Result<Outputs> {
     }
     Ok(Outputs {
         notes: unresolved_notes(res, &cells),
-        frames_that_grew: frames_that_grew(res, &cells),
+        frames_that_grew: Some(frames_that_grew(res, &cells)),
     })
 }
 

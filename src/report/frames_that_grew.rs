@@ -12,7 +12,14 @@ pub fn section(res: &StudyResults) -> Option<String> {
     }
     let base = res.study.base_variant();
     let mut s = String::from("## Frames that grew per transaction\n\n");
-    if res.frames_that_grew.is_empty() {
+    let Some(grew) = &res.frames_that_grew else {
+        s += &format!(
+            "This results document was written by a psbench that did not keep these tables: \
+             see {PROFILES_DIR}/summary.md and the flame graphs beside it.\n"
+        );
+        return Some(s);
+    };
+    if grew.is_empty() {
         s += &format!("No variant has a profile to compare with the base ({base}).\n");
         return Some(s);
     }
@@ -22,7 +29,7 @@ pub fn section(res: &StudyResults) -> Option<String> {
          self: the frame is running; total: the frame is on the stack. \
          Frames named [binary] have no symbol. Flame graphs: {PROFILES_DIR}/*.svg, differentials {PROFILES_DIR}/*.diff.svg.\n"
     );
-    for g in &res.frames_that_grew {
+    for g in grew {
         s += &comparison(g);
     }
     Some(s)

@@ -43,9 +43,9 @@ pub struct StudyResults {
     #[serde(default)]
     pub steps: Vec<String>,
     /// Profiled studies: per variant, step and thread count, the frames whose server CPU per
-    /// transaction grew most against the base.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub frames_that_grew: Vec<FramesThatGrew>,
+    /// transaction grew most against the base. `None` in a document from before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frames_that_grew: Option<Vec<FramesThatGrew>>,
 }
 
 /// The frames that grew most per transaction in one variant against the base, pooled over

@@ -63,7 +63,7 @@ fn document(req: &Request) -> Result<StudyResults> {
         cost: Vec::new(),
         notes: Vec::new(),
         steps: Vec::new(),
-        frames_that_grew: Vec::new(),
+        frames_that_grew: None,
     })
 }
 
@@ -149,7 +149,7 @@ fn profile_outputs(out_dir: &Path, res: &mut StudyResults) {
     let outputs = crate::profile::outputs::write_all(res, out_dir).unwrap_or_else(|e| {
         crate::profile::outputs::Outputs {
             notes: vec![format!("profile outputs could not be written: {e:#}")],
-            frames_that_grew: Vec::new(),
+            frames_that_grew: None,
         }
     });
     for n in outputs.notes {

@@ -162,7 +162,7 @@ steps = ["l.i0", "qr100"]
             cost: Vec::new(),
             notes: Vec::new(),
             steps: Vec::new(),
-            frames_that_grew: Vec::new(),
+            frames_that_grew: None,
         }
     }
 
