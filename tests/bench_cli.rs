@@ -605,3 +605,32 @@ fn bad_input_exits_2_with_one_line() {
         assert!(stderr.contains(cause), "{extra:?}: {stderr}");
     }
 }
+
+#[test]
+fn more_clients_than_max_connections_fail_naming_the_limit() {
+    let tmp = common::tempdir().unwrap();
+    let mut spec = SandboxSpec::new("few", Home::new(tmp.path()));
+    spec.options = vec![psbench::server::ServerOption::new("max_connections", "10")];
+    let sb = Sandbox::start(spec).unwrap();
+    let conn = tcp(&sb);
+    ok(&bench(
+        "oltp_point_select",
+        "prepare",
+        &conn,
+        &["--table-size=100", "--mysql-db=sbtest"],
+    ));
+    // MariaDB lets one more in for a privileged account: 10 + 1 < 16.
+    let out = bench(
+        "oltp_point_select",
+        "run",
+        &conn,
+        &["--table-size=100", "--threads=16", "--time=1"],
+    );
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("too many connections") && err.contains("max_connections"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

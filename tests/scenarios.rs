@@ -28,6 +28,9 @@ fn every_scenario_takes_effect_at_startup() {
     assert_eq!(get("all_enabled").2, 15);
     assert_eq!(get("ps_off").1, 0);
     assert_eq!(get("mdl_only").1, 71);
+    // Consumers off, instruments left as the server enables them.
+    assert_eq!(get("consumers_off").1, get("default").1, "{counts:?}");
+    assert_eq!(get("consumers_off").2, 0);
 }
 
 #[test]

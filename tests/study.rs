@@ -355,3 +355,54 @@ fn server_killed_mid_cell_is_a_failed_cell_and_the_study_goes_on() {
     assert!(t.contains("failed"), "{t}");
     assert_eq!(cells.iter().filter(|c| c["ok"] == true).count(), 5);
 }
+
+#[test]
+fn a_study_with_more_clients_than_the_default_raises_max_connections() {
+    let tmp = common::tempdir().unwrap();
+    let study = write_study(
+        tmp.path(),
+        r#"
+name = "many"
+threads = [120]
+rounds = 1
+duration = 1
+warmup = 0
+[dataset]
+table_size = 1000
+[[variant]]
+name = "ps_off"
+scenario = "ps_off"
+[[workload]]
+workload = "oltp_point_select"
+"#,
+    );
+    let out = tmp.path().join("out");
+    let o = psbench(&tmp.path().join("home"))
+        .arg("run")
+        .arg(&study)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    let r = results(&out);
+    let cell = &r["cells"][0];
+    assert_eq!(
+        (cell["ok"].clone(), cell["threads"].clone()),
+        (true.into(), 120.into()),
+        "{cell}"
+    );
+    assert_eq!(cell["errors"], 0, "{cell}");
+    // Raised for the 120 clients and the study's own connections, and recorded.
+    let v = &r["variants"]["ps_off"];
+    assert_eq!(v["variables"]["max_connections"], "128", "{v}");
+    assert!(
+        v["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|o| o["key"] == "max_connections" && o["value"] == "128"),
+        "{v}"
+    );
+}

@@ -109,6 +109,16 @@ impl Endpoint {
                 "database '{}' does not exist at {at}: create it, or let `prepare` create it",
                 self.database.as_deref().unwrap_or("")
             )),
+            // ER_CON_COUNT_ERROR: more clients than the server accepts.
+            mysql::Error::MySqlError(me) if me.code == 1040 => usage(format!(
+                "the server at {at} refused a connection: too many connections \
+                 (its max_connections is the limit; raise it, e.g. --option max_connections=N)"
+            )),
+            // EMFILE: this process may not open another socket.
+            mysql::Error::IoError(io) if io.raw_os_error() == Some(libc::EMFILE) => usage(format!(
+                "cannot open another connection to {at}: this process reached its open-files \
+                 limit (ulimit -n)"
+            )),
             mysql::Error::IoError(io) => usage(format!(
                 "cannot reach a server at {at}: {io} (is it running? check --mysql-host/--mysql-port/--mysql-socket)"
             )),

@@ -13,10 +13,23 @@ const SPARE_THREADS: u64 = 16;
 /// Measured: oltp_read_only held 1.2 MiB of client RSS per connection at 1,024 connections.
 const BYTES_PER_THREAD: u64 = 4 << 20;
 
-/// Refuse `threads` client threads when they cannot all run here.
+/// Raise this process's open-files limit to its hard limit (servers it starts inherit it);
+/// returns the limit now in force.
+pub fn raise_open_files() -> u64 {
+    use nix::sys::resource::{getrlimit, setrlimit, Resource};
+    let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_NOFILE) else {
+        return u64::MAX;
+    };
+    if soft < hard && setrlimit(Resource::RLIMIT_NOFILE, hard, hard).is_ok() {
+        return hard;
+    }
+    soft
+}
+
+/// Refuse `threads` client threads when they cannot all run here (after raising the
+/// open-files limit as far as this process may).
 pub fn check(threads: u64) -> Result<()> {
-    let (files, _) = nix::sys::resource::getrlimit(nix::sys::resource::Resource::RLIMIT_NOFILE)
-        .unwrap_or((u64::MAX, u64::MAX));
+    let files = raise_open_files();
     if threads + SPARE_FILES > files {
         return Err(usage(format!(
             "{threads} client threads need {} open files (a connection each); this process may open {files} (ulimit -n)",

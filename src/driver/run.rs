@@ -15,8 +15,11 @@ use crate::results::bench::IntervalRecord;
 use crate::workloads::Workload;
 use anyhow::{anyhow, Result};
 use std::sync::atomic::Ordering;
-use std::sync::mpsc;
-use std::time::Instant;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How long threads may take to connect and prepare (sysbench waits 30 s too).
+const START_LIMIT: Duration = Duration::from_secs(30);
 
 /// Keeps the open-loop schedule's draws apart from the workload's, for the same seed.
 const SCHEDULE_SEED_SALT: u64 = 0x005E_ED0F_A111_A7E5;
@@ -117,15 +120,30 @@ pub fn measure(
         drop(ready_tx);
         drop(done_tx);
 
-        // Every thread connected and prepared (or failed to) before anything is timed.
+        // Every thread connected and prepared (or failed to) before anything is timed, within
+        // a bound as sysbench's.
+        let deadline = Instant::now() + START_LIMIT;
         let mut ready = 0;
-        while let Ok((id, r)) = ready_rx.recv() {
-            match r {
-                Ok(()) => ready += 1,
-                Err(e) if start_error.is_none() => {
-                    start_error = Some(e.context(format!("thread {id} could not start")))
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match ready_rx.recv_timeout(left) {
+                Ok((_, Ok(()))) => ready += 1,
+                Ok((id, Err(e))) => {
+                    if start_error.is_none() {
+                        start_error = Some(e.context(format!("thread {id} could not start")));
+                    }
                 }
-                Err(_) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => {
+                    if start_error.is_none() {
+                        start_error = Some(anyhow!(
+                            "{ready} of {threads} client threads connected and prepared within \
+                             {} s; the others are still waiting for the server",
+                            START_LIMIT.as_secs()
+                        ));
+                    }
+                    break;
+                }
             }
         }
         if start_error.is_none() && ready < threads {

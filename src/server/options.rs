@@ -115,13 +115,16 @@ impl ServerOption {
     }
 }
 
+/// The sandbox's max_connections unless a variant or a study asks for more.
+pub const DEFAULT_MAX_CONNECTIONS: u32 = 100;
+
 /// Defaults for benchmarking on a small machine (docs/study-file.md#variant):
 /// data in memory, no fsync per commit, deterministic restarts.
 pub fn defaults(flavour: Flavour) -> Vec<ServerOption> {
     let mut v = vec![
         ServerOption::new("innodb_buffer_pool_size", "256M"),
         ServerOption::new("innodb_flush_log_at_trx_commit", "2"),
-        ServerOption::new("max_connections", "100"),
+        ServerOption::new("max_connections", &DEFAULT_MAX_CONNECTIONS.to_string()),
         ServerOption::flag("skip_name_resolve"),
         ServerOption::new("innodb_buffer_pool_load_at_startup", "OFF"),
         ServerOption::new("innodb_buffer_pool_dump_at_shutdown", "OFF"),

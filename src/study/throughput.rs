@@ -35,7 +35,7 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
             home: &ctx.req.home,
             sandbox_name: name.clone(),
             datadir: &ctx.datadirs[&v.basedir],
-            extra_options: Vec::new(),
+            extra_options: variant::connection_options(v, most_connections(study))?,
             wrapper: Vec::new(),
             ready_timeout: Duration::from_secs(120),
         };
@@ -101,6 +101,26 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
         variant::discard(&ctx.req.home, &name);
     }
     Ok(())
+}
+
+/// The most client connections a cell of the study opens: its largest thread count, and for
+/// an Insert Benchmark entry its query steps' inserter, deleter and querier per client.
+fn most_connections(study: &Study) -> u32 {
+    let sysbench = study
+        .sysbench_steps()
+        .into_iter()
+        .flat_map(|w| study.threads_for(w))
+        .max()
+        .unwrap_or(1);
+    let ibench = study
+        .workloads
+        .iter()
+        .filter(|w| w.is_insert_benchmark())
+        .filter_map(|w| study.ibench_options(w).ok())
+        .map(|o| 3 * o.clients)
+        .max()
+        .unwrap_or(0);
+    sysbench.max(ibench)
 }
 
 /// The tail of a dead server's error log, for a failed cell.

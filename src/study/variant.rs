@@ -5,6 +5,7 @@ use super::file::Variant;
 use super::scenarios;
 use crate::probes::PfsState;
 use crate::results::VariantProvenance;
+use crate::server::options::DEFAULT_MAX_CONNECTIONS;
 use crate::server::{Home, Sandbox, SandboxSpec, ServerOption};
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
@@ -34,6 +35,25 @@ pub fn options(v: &Variant) -> Result<Vec<ServerOption>> {
         opts.push(ServerOption::parse(o)?);
     }
     Ok(opts)
+}
+
+/// Connections beside the clients: the study's own (probes, status reads, the Insert
+/// Benchmark's admin connection) and one for a person looking in.
+const SPARE_CONNECTIONS: u32 = 8;
+
+/// `max_connections` for `clients` client connections, when the sandbox's default is too
+/// small and the variant does not set it itself (then its own value stands, and a cell beyond
+/// it fails naming max_connections).
+pub fn connection_options(v: &Variant, clients: u32) -> Result<Vec<ServerOption>> {
+    let wanted = clients + SPARE_CONNECTIONS;
+    let own = options(v)?
+        .iter()
+        .any(|o| o.base_key() == "max_connections");
+    Ok(if own || wanted <= DEFAULT_MAX_CONNECTIONS {
+        Vec::new()
+    } else {
+        vec![ServerOption::new("max_connections", &wanted.to_string())]
+    })
 }
 
 /// Start, apply, verify. An error here means the variant did not take effect: it stops the study.
