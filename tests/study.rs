@@ -397,6 +397,8 @@ workload = "oltp_point_select"
     // Raised for the 120 clients and the study's own connections, and recorded.
     let v = &r["variants"]["ps_off"];
     assert_eq!(v["variables"]["max_connections"], "128", "{v}");
+    // And room for their prepared statements: 128 each beyond the server's 16,382.
+    assert_eq!(v["variables"]["max_prepared_stmt_count"], "16384", "{v}");
     assert!(
         v["options"]
             .as_array()

@@ -41,19 +41,35 @@ pub fn options(v: &Variant) -> Result<Vec<ServerOption>> {
 /// Benchmark's admin connection) and one for a person looking in.
 const SPARE_CONNECTIONS: u32 = 8;
 
-/// `max_connections` for `clients` client connections, when the sandbox's default is too
-/// small and the variant does not set it itself (then its own value stands, and a cell beyond
-/// it fails naming max_connections).
+/// Prepared statements one client connection may hold: sysbench's read-write prepares 2 + 9
+/// per table; this covers 14 tables.
+const STATEMENTS_PER_CONNECTION: u64 = 128;
+/// The servers' own default of max_prepared_stmt_count, and MySQL's largest value.
+const DEFAULT_PREPARED_STATEMENTS: u64 = 16_382;
+const MOST_PREPARED_STATEMENTS: u64 = 4_194_304;
+
+/// What `clients` client connections need of the server beyond the sandbox's defaults:
+/// max_connections, and max_prepared_stmt_count for their prepared statements. A setting the
+/// variant makes itself stands (and a cell beyond it fails naming it).
 pub fn connection_options(v: &Variant, clients: u32) -> Result<Vec<ServerOption>> {
-    let wanted = clients + SPARE_CONNECTIONS;
-    let own = options(v)?
-        .iter()
-        .any(|o| o.base_key() == "max_connections");
-    Ok(if own || wanted <= DEFAULT_MAX_CONNECTIONS {
-        Vec::new()
-    } else {
-        vec![ServerOption::new("max_connections", &wanted.to_string())]
-    })
+    let own = options(v)?;
+    let sets = |key: &str| own.iter().any(|o| o.base_key() == key);
+    let mut out = Vec::new();
+    let connections = clients + SPARE_CONNECTIONS;
+    if connections > DEFAULT_MAX_CONNECTIONS && !sets("max_connections") {
+        out.push(ServerOption::new(
+            "max_connections",
+            &connections.to_string(),
+        ));
+    }
+    let statements = (connections as u64 * STATEMENTS_PER_CONNECTION).min(MOST_PREPARED_STATEMENTS);
+    if statements > DEFAULT_PREPARED_STATEMENTS && !sets("max_prepared_stmt_count") {
+        out.push(ServerOption::new(
+            "max_prepared_stmt_count",
+            &statements.to_string(),
+        ));
+    }
+    Ok(out)
 }
 
 /// Start, apply, verify. An error here means the variant did not take effect: it stops the study.
