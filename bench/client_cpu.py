@@ -1,12 +1,19 @@
 #!/usr/bin/env python3
-"""psbench vs sysbench 1.0.20, side by side on one sandbox: QPS and the client's own CPU per
-query, for oltp_point_select at several thread counts, over TCP and over the unix socket.
-Runs alternate A B A B so that drift hits both alike. Prints medians and psbench/sysbench
-ratios. Goals (issue 3): client CPU per query <= 0.8 x sysbench's; QPS >= 1.05 x at 2 threads.
+"""psbench vs sysbench 1.0.20, side by side on one sandbox: queries per second, the client's
+own CPU and context switches per query, and the server's bytes received and sent per
+transaction, for oltp_point_select and oltp_read_only at several thread counts, over TCP and
+over the unix socket. Runs alternate A B A B so that drift hits both alike. Prints medians,
+psbench/sysbench ratios and, for each, the goal of issue 16:
 
-    python3 bench/client_cpu.py [--rounds 3] [--time 10] [--threads 1,2,16]
+  client CPU per query <= 0.6 x sysbench's; client context switches per query <= 1.1 over the
+  socket; QPS at 2 threads >= 1.05 x sysbench's; Bytes_received and Bytes_sent per
+  transaction within 2% of sysbench's (like for like: one request in flight per connection).
+
+    python3 bench/client_cpu.py [--rounds 3] [--time 8] [--threads 1,2,16]
+                                [--workloads oltp_point_select,oltp_read_only]
 """
 import argparse
+import json
 import os
 import re
 import resource
@@ -19,33 +26,57 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PSBENCH = os.path.join(ROOT, "target", "release", "psbench")
 
 
-def run_client(cmd):
-    """Run a client to completion; return (queries, seconds of its CPU, wall QPS)."""
+def server_bytes(sock):
+    """The server's Bytes_received and Bytes_sent so far (read over the socket)."""
+    out = subprocess.run(["mariadb", "--no-defaults", "-uroot", "-S", sock, "-N", "-e",
+                          "SHOW GLOBAL STATUS WHERE Variable_name IN ('Bytes_received','Bytes_sent')"],
+                         capture_output=True, text=True, check=True).stdout
+    vals = dict(line.split("\t") for line in out.strip().splitlines())
+    return int(vals["Bytes_received"]), int(vals["Bytes_sent"])
+
+
+def run_client(cmd, sock):
+    """Run a client to completion; return its figures per query and per transaction."""
+    bytes_before = server_bytes(sock)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(cmd, capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    bytes_after = server_bytes(sock)
     if out.returncode != 0:
         sys.exit(f"client failed: {' '.join(cmd)}\n{out.stdout}\n{out.stderr}")
-    m = re.search(r"queries:\s+(\d+)\s+\(([\d.]+) per sec\.\)", out.stdout)
-    if not m:
-        sys.exit(f"no 'queries:' line in the output of {cmd[0]}:\n{out.stdout}")
+    q = re.search(r"queries:\s+(\d+)\s+\(([\d.]+) per sec\.\)", out.stdout)
+    t = re.search(r"transactions:\s+(\d+)", out.stdout)
+    if not (q and t):
+        sys.exit(f"no 'queries:'/'transactions:' lines in the output of {cmd[0]}:\n{out.stdout}")
+    queries, txns = int(q.group(1)), int(t.group(1))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return int(m.group(1)), cpu, float(m.group(2))
+    cs = (after.ru_nvcsw - before.ru_nvcsw) + (after.ru_nivcsw - before.ru_nivcsw)
+    # The monitoring reads above add a few hundred bytes per run: negligible against
+    # thousands of transactions, and the same for both clients.
+    return {
+        "qps": float(q.group(2)),
+        "cpu_us_per_query": cpu * 1e6 / queries,
+        "cs_per_query": cs / queries,
+        "received_per_txn": (bytes_after[0] - bytes_before[0]) / txns,
+        "sent_per_txn": (bytes_after[1] - bytes_before[1]) / txns,
+    }
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--time", type=int, default=10)
+    ap.add_argument("--time", type=int, default=8)
     ap.add_argument("--threads", default="1,2,16")
+    ap.add_argument("--workloads", default="oltp_point_select,oltp_read_only")
     args = ap.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
+    workloads = args.workloads.split(",")
     home = tempfile.mkdtemp(prefix="psb-bench-")
     os.chmod(home, 0o711)  # run as root, the server's account must reach its sandbox
     env = dict(os.environ, PSBENCH_HOME=home)
     subprocess.run([PSBENCH, "sandbox", "start", "--name", "cmp"], env=env, check=True,
                    stdout=subprocess.DEVNULL)
-    state = __import__("json").load(open(os.path.join(home, "sandboxes/cmp/sandbox.json")))
+    state = json.load(open(os.path.join(home, "sandboxes/cmp/sandbox.json")))
     port, sock = str(state["port"]), state["socket"]
     try:
         # root needs the sandbox's password over TCP only (the socket is private to its owner);
@@ -56,40 +87,47 @@ def main():
                   "--tables=1", "--table-size=10000", "--rand-type=uniform"]
         subprocess.run(["mariadb", "--no-defaults", "-uroot", "-S", sock, "-e",
                         "CREATE DATABASE IF NOT EXISTS sbtest"], check=True)
-        subprocess.run(["sysbench", "oltp_point_select", "--db-driver=mysql",
+        subprocess.run(["sysbench", "oltp_read_only", "--db-driver=mysql",
                         f"--mysql-socket={sock}", *common, "prepare"], check=True,
                        stdout=subprocess.DEVNULL)
-        print(f"{'transport':<9} {'thr':>3} {'client':<8} {'QPS':>9} {'cpu us/q':>9}")
+        keys = ["qps", "cpu_us_per_query", "cs_per_query", "received_per_txn", "sent_per_txn"]
+        print(f"{'workload':<18} {'transport':<9} {'thr':>3} {'client':<8} "
+              f"{'QPS':>9} {'cpu us/q':>9} {'cs/q':>6} {'recv B/t':>9} {'sent B/t':>9}")
         rows = []
-        for transport in ("tcp", "socket"):
-            conn = ([f"--mysql-host=127.0.0.1", f"--mysql-port={port}", f"--mysql-password={password}"]
-                    if transport == "tcp" else [f"--mysql-socket={sock}"])
-            for t in threads:
-                res = {"psbench": [], "sysbench": []}
-                for r in range(args.rounds):
-                    order = ("psbench", "sysbench") if r % 2 == 0 else ("sysbench", "psbench")
-                    for client in order:
-                        base = [f"--threads={t}", f"--time={args.time}", *conn, *common]
-                        if client == "psbench":
-                            cmd = [PSBENCH, "bench", "oltp_point_select", "run", *base]
-                        else:
-                            cmd = ["sysbench", "oltp_point_select", "--db-driver=mysql", *base, "run"]
-                        q, cpu, qps = run_client(cmd)
-                        res[client].append((qps, cpu * 1e6 / q))
-                for client in ("psbench", "sysbench"):
-                    qps = statistics.median(x[0] for x in res[client])
-                    us = statistics.median(x[1] for x in res[client])
-                    print(f"{transport:<9} {t:>3} {client:<8} {qps:>9.0f} {us:>9.2f}")
-                p, s = res["psbench"], res["sysbench"]
-                qr = statistics.median(x[0] for x in p) / statistics.median(x[0] for x in s)
-                cr = statistics.median(x[1] for x in p) / statistics.median(x[1] for x in s)
-                rows.append((transport, t, qr, cr))
-                print(f"{transport:<9} {t:>3} ratio    QPS {qr:.3f}  cpu/q {cr:.3f}")
-        print("\npsbench/sysbench (medians of", args.rounds, "alternating runs)")
-        print("| transport | threads | QPS ratio | client CPU/query ratio |")
-        print("|---|---:|---:|---:|")
-        for transport, t, qr, cr in rows:
-            print(f"| {transport} | {t} | {qr:.3f} | {cr:.3f} |")
+        for workload in workloads:
+            for transport in ("tcp", "socket"):
+                conn = ([f"--mysql-host=127.0.0.1", f"--mysql-port={port}",
+                         f"--mysql-password={password}"]
+                        if transport == "tcp" else [f"--mysql-socket={sock}"])
+                for t in threads:
+                    res = {"psbench": [], "sysbench": []}
+                    for r in range(args.rounds):
+                        order = ("psbench", "sysbench") if r % 2 == 0 else ("sysbench", "psbench")
+                        for client in order:
+                            base = [f"--threads={t}", f"--time={args.time}", *conn, *common]
+                            if client == "psbench":
+                                cmd = [PSBENCH, "bench", workload, "run", *base]
+                            else:
+                                cmd = ["sysbench", workload, "--db-driver=mysql", *base, "run"]
+                            res[client].append(run_client(cmd, sock))
+                    med = {c: {k: statistics.median(x[k] for x in res[c]) for k in keys}
+                           for c in res}
+                    for c in ("psbench", "sysbench"):
+                        m = med[c]
+                        print(f"{workload:<18} {transport:<9} {t:>3} {c:<8} {m['qps']:>9.0f} "
+                              f"{m['cpu_us_per_query']:>9.2f} {m['cs_per_query']:>6.2f} "
+                              f"{m['received_per_txn']:>9.1f} {m['sent_per_txn']:>9.1f}")
+                    ratio = {k: med["psbench"][k] / med["sysbench"][k] for k in keys}
+                    rows.append((workload, transport, t, ratio, med["psbench"]["cs_per_query"]))
+        print(f"\npsbench/sysbench, medians of {args.rounds} alternating runs of {args.time} s")
+        print("| workload | transport | threads | QPS ratio | CPU/query ratio (goal <= 0.6) "
+              "| psbench cs/query (goal <= 1.1, socket) | recv/txn ratio | sent/txn ratio |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|")
+        for workload, transport, t, r, cs in rows:
+            qps_goal = " (goal >= 1.05)" if t == 2 else ""
+            print(f"| {workload} | {transport} | {t} | {r['qps']:.3f}{qps_goal} "
+                  f"| {r['cpu_us_per_query']:.3f} | {cs:.2f} "
+                  f"| {r['received_per_txn']:.3f} | {r['sent_per_txn']:.3f} |")
     finally:
         subprocess.run([PSBENCH, "sandbox", "stop", "cmp"], env=env, stdout=subprocess.DEVNULL)
         subprocess.run(["rm", "-rf", home])
