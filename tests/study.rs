@@ -13,6 +13,22 @@ fn write_study(dir: &Path, body: &str) -> PathBuf {
     p
 }
 
+/// `psbench run STUDY --out DIR/out` with its own home under `dir`, which must succeed;
+/// returns its output and the results directory.
+fn run_ok(dir: &Path, study: &Path) -> (String, PathBuf) {
+    let out = dir.join("out");
+    let o = psbench(&dir.join("home"))
+        .arg("run")
+        .arg(study)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let t = text(&o);
+    assert!(o.status.success(), "{t}");
+    (t, out)
+}
+
 const TINY: &str = r#"
 name = "tiny"
 description = "two variants, one step"
@@ -40,16 +56,7 @@ workload = "oltp_point_select"
 fn tiny_study_end_to_end() {
     let tmp = common::tempdir().unwrap();
     let study = write_study(tmp.path(), TINY);
-    let out = tmp.path().join("out");
-    let o = psbench(&tmp.path().join("home"))
-        .arg("run")
-        .arg(&study)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    let t = text(&o);
-    assert!(o.status.success(), "{t}");
+    let (t, out) = run_ok(tmp.path(), &study);
     assert!(
         t.contains("| point_select | 1 |") && t.contains("Cost mode"),
         "{t}"
@@ -130,16 +137,7 @@ name = "a_again"
 workload = "oltp_point_select"
 "#,
     );
-    let out = tmp.path().join("out");
-    let o = psbench(&tmp.path().join("home"))
-        .args(["run"])
-        .arg(&study)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    let t = text(&o);
-    assert!(o.status.success(), "{t}");
+    let (t, _) = run_ok(tmp.path(), &study);
     // Every table row of the cell (absolute and relative): some says "~", none calls a change.
     let rows: Vec<&str> = t
         .lines()
@@ -376,16 +374,7 @@ scenario = "ps_off"
 workload = "oltp_point_select"
 "#,
     );
-    let out = tmp.path().join("out");
-    let o = psbench(&tmp.path().join("home"))
-        .arg("run")
-        .arg(&study)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    let t = text(&o);
-    assert!(o.status.success(), "{t}");
+    let (_, out) = run_ok(tmp.path(), &study);
     let r = results(&out);
     let cell = &r["cells"][0];
     assert_eq!(
