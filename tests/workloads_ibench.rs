@@ -39,6 +39,24 @@ fn start(dir: &std::path::Path, name: &str) -> Sandbox {
     Sandbox::start(SandboxSpec::new(name, Home::new(dir))).expect("starting a sandbox")
 }
 
+/// A test that loads the machine: the cores held for it, its own sandbox (declared first, so
+/// that it stops before its directory goes and the cores are let go).
+struct Loaded {
+    sb: Sandbox,
+    dir: tempfile::TempDir,
+    _cores: std::sync::MutexGuard<'static, ()>,
+}
+
+fn loaded(name: &str) -> Loaded {
+    let _cores = CORES.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = common::tempdir_builder()
+        .prefix("pib")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let sb = start(dir.path(), name);
+    Loaded { sb, dir, _cores }
+}
+
 /// (count, min, max) of every table, from the server itself.
 fn table_ranges(conn: &mut mysql::Conn, clients: u32) -> Vec<(u64, i64, i64)> {
     (1..=clients)
@@ -200,12 +218,8 @@ impl StepHost for Invariants<'_> {
 
 #[test]
 fn every_step_keeps_the_specs_invariants() {
-    let _cores = CORES.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = common::tempdir_builder()
-        .prefix("pib")
-        .tempdir_in("/tmp")
-        .unwrap();
-    let sb = start(dir.path(), "ib");
+    let machine = loaded("ib");
+    let sb = &machine.sb;
     let o = options();
     let endpoint = sb.tcp_endpoint();
     let target = Target {
@@ -298,12 +312,8 @@ fn every_step_keeps_the_specs_invariants() {
 
 #[test]
 fn a_rate_the_server_cannot_keep_is_flagged_and_its_latency_counts_the_wait() {
-    let _cores = CORES.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = common::tempdir_builder()
-        .prefix("pib")
-        .tempdir_in("/tmp")
-        .unwrap();
-    let sb = start(dir.path(), "sla");
+    let machine = loaded("sla");
+    let sb = &machine.sb;
     let o = IbenchOptions {
         rows: 5_000,
         query_seconds: 1,
@@ -339,12 +349,8 @@ fn a_rate_the_server_cannot_keep_is_flagged_and_its_latency_counts_the_wait() {
 #[test]
 fn the_command_writes_bench_documents_and_refuses_bad_input() {
     // Its server and writers would take the CPU the sequence's rate checks need.
-    let _cores = CORES.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = common::tempdir_builder()
-        .prefix("pib")
-        .tempdir_in("/tmp")
-        .unwrap();
-    let sb = start(dir.path(), "cli");
+    let machine = loaded("cli");
+    let (sb, dir) = (&machine.sb, &machine.dir);
     let port = sb.port().to_string();
     let json = dir.path().join("json");
     let run = |args: &[&str]| {

@@ -2,7 +2,7 @@
 //! every cell, so an interrupted study keeps every finished cell and can be resumed.
 
 use super::insert_benchmark::StepResult;
-use super::io::{check_format, write_atomically};
+use super::io::{check_format, read, write_atomically};
 use super::provenance::{Host, VariantProvenance};
 use super::study::Study;
 use crate::error::usage;
@@ -277,15 +277,18 @@ impl StudyResults {
         } else {
             path.to_path_buf()
         };
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| usage(format!("cannot read results {}: {e}", path.display())))?;
-        parse(&text, &path.display().to_string())
+        let v = read(&path, FORMAT, VERSION)?;
+        from_checked(v, &path.display().to_string())
     }
 }
 
 /// Parse a results document, checking that it is psbench's and of a version this build reads.
 pub fn parse(text: &str, origin: &str) -> Result<StudyResults> {
-    let v = check_format(text, origin, FORMAT, VERSION)?;
+    from_checked(check_format(text, origin, FORMAT, VERSION)?, origin)
+}
+
+/// A document whose format and version were checked, typed, with older layouts upgraded.
+fn from_checked(v: serde_json::Value, origin: &str) -> Result<StudyResults> {
     let mut res: StudyResults = serde_json::from_value(v)
         .map_err(|e| usage(format!("{origin}: malformed psbench results: {e}")))?;
     for c in &mut res.cost {

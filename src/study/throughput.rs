@@ -27,6 +27,7 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
         })
         .collect::<Result<_>>()?;
     let mut profiling = crate::profile::Session::new(&study.profile, &ctx.req.out_dir);
+    let clients = most_connections(study);
     for turn in turns {
         let (round, v) = (turn.round, turn.variant);
         let name = variant::sandbox_name(ctx.prefix, &v.name);
@@ -35,7 +36,7 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
             home: &ctx.req.home,
             sandbox_name: name.clone(),
             datadir: &ctx.datadirs[&v.basedir],
-            extra_options: variant::connection_options(v, most_connections(study))?,
+            extra_options: variant::connection_options(v, clients)?,
             wrapper: Vec::new(),
             ready_timeout: Duration::from_secs(120),
         };

@@ -59,15 +59,7 @@ pub fn cost_todo<'a>(study: &'a Study, res: &StudyResults) -> Vec<(&'a Variant, 
 /// Every variant's turn in every round that still has a cell to do, in running order.
 pub fn turns<'a>(study: &'a Study, res: &StudyResults) -> Vec<Turn<'a>> {
     let sysbench = study.sysbench_steps();
-    let missing = |round: u32, v: &Variant, step: String, threads: u32| {
-        res.cell(&CellKey {
-            round,
-            variant: v.name.clone(),
-            step,
-            threads,
-        })
-        .is_none()
-    };
+    let missing = |round, v: &Variant, step, threads| missing(res, round, v, step, threads);
     let mut out = Vec::new();
     for round in 0..study.rounds {
         for v in rotated(&throughput_variants(study), round) {
@@ -103,23 +95,28 @@ pub fn turns<'a>(study: &'a Study, res: &StudyResults) -> Vec<Turn<'a>> {
 
 /// Throughput cells still to do, for the progress display.
 pub fn cells_todo(study: &Study, res: &StudyResults) -> u64 {
+    let cells = study.cells();
     let mut n = 0;
     for round in 0..study.rounds {
         for v in throughput_variants(study) {
-            for (step, threads) in study.cells() {
-                let key = CellKey {
-                    round,
-                    variant: v.name.clone(),
-                    step,
-                    threads,
-                };
-                if res.cell(&key).is_none() {
-                    n += 1;
-                }
-            }
+            n += cells
+                .iter()
+                .filter(|(step, threads)| missing(res, round, v, step.clone(), *threads))
+                .count() as u64;
         }
     }
     n
+}
+
+/// Whether the document has no result for this cell yet.
+fn missing(res: &StudyResults, round: u32, v: &Variant, step: String, threads: u32) -> bool {
+    res.cell(&CellKey {
+        round,
+        variant: v.name.clone(),
+        step,
+        threads,
+    })
+    .is_none()
 }
 
 #[cfg(test)]
