@@ -2,7 +2,9 @@
 """psbench vs sysbench 1.0.20, side by side on one sandbox: queries per second, the client's
 own CPU and context switches per query, and the server's bytes received and sent per
 transaction, for oltp_point_select and oltp_read_only at several thread counts, over TCP and
-over the unix socket. Runs alternate A B A B so that drift hits both alike. Prints medians,
+over the unix socket. Runs alternate A B A B so that drift hits both alike. CPU is split
+into user time (the client's own code) and system time (the kernel's: mostly the sleep and
+wake-up of each round trip, which any blocking client pays). Prints medians,
 psbench/sysbench ratios and, for each, the goal of issue 16:
 
   client CPU per query <= 0.6 x sysbench's; client context switches per query <= 1.1 over the
@@ -49,13 +51,17 @@ def run_client(cmd, sock):
     if not (q and t):
         sys.exit(f"no 'queries:'/'transactions:' lines in the output of {cmd[0]}:\n{out.stdout}")
     queries, txns = int(q.group(1)), int(t.group(1))
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    user = after.ru_utime - before.ru_utime
+    system = after.ru_stime - before.ru_stime
+    cpu = user + system
     cs = (after.ru_nvcsw - before.ru_nvcsw) + (after.ru_nivcsw - before.ru_nivcsw)
     # The monitoring reads above add a few hundred bytes per run: negligible against
     # thousands of transactions, and the same for both clients.
     return {
         "qps": float(q.group(2)),
         "cpu_us_per_query": cpu * 1e6 / queries,
+        "user_us_per_query": user * 1e6 / queries,
+        "sys_us_per_query": system * 1e6 / queries,
         "cs_per_query": cs / queries,
         "received_per_txn": (bytes_after[0] - bytes_before[0]) / txns,
         "sent_per_txn": (bytes_after[1] - bytes_before[1]) / txns,
@@ -90,9 +96,11 @@ def main():
         subprocess.run(["sysbench", "oltp_read_only", "--db-driver=mysql",
                         f"--mysql-socket={sock}", *common, "prepare"], check=True,
                        stdout=subprocess.DEVNULL)
-        keys = ["qps", "cpu_us_per_query", "cs_per_query", "received_per_txn", "sent_per_txn"]
+        keys = ["qps", "cpu_us_per_query", "user_us_per_query", "sys_us_per_query",
+                "cs_per_query", "received_per_txn", "sent_per_txn"]
         print(f"{'workload':<18} {'transport':<9} {'thr':>3} {'client':<8} "
-              f"{'QPS':>9} {'cpu us/q':>9} {'cs/q':>6} {'recv B/t':>9} {'sent B/t':>9}")
+              f"{'QPS':>9} {'cpu us/q':>9} {'user':>6} {'sys':>6} {'cs/q':>6} "
+              f"{'recv B/t':>9} {'sent B/t':>9}")
         rows = []
         for workload in workloads:
             for transport in ("tcp", "socket"):
@@ -115,18 +123,21 @@ def main():
                     for c in ("psbench", "sysbench"):
                         m = med[c]
                         print(f"{workload:<18} {transport:<9} {t:>3} {c:<8} {m['qps']:>9.0f} "
-                              f"{m['cpu_us_per_query']:>9.2f} {m['cs_per_query']:>6.2f} "
+                              f"{m['cpu_us_per_query']:>9.2f} {m['user_us_per_query']:>6.2f} "
+                              f"{m['sys_us_per_query']:>6.2f} {m['cs_per_query']:>6.2f} "
                               f"{m['received_per_txn']:>9.1f} {m['sent_per_txn']:>9.1f}")
                     ratio = {k: med["psbench"][k] / med["sysbench"][k] for k in keys}
                     rows.append((workload, transport, t, ratio, med["psbench"]["cs_per_query"]))
         print(f"\npsbench/sysbench, medians of {args.rounds} alternating runs of {args.time} s")
         print("| workload | transport | threads | QPS ratio | CPU/query ratio (goal <= 0.6) "
+              "| user CPU/query ratio | system CPU/query ratio "
               "| psbench cs/query (goal <= 1.1, socket) | recv/txn ratio | sent/txn ratio |")
-        print("|---|---|---:|---:|---:|---:|---:|---:|")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for workload, transport, t, r, cs in rows:
             qps_goal = " (goal >= 1.05)" if t == 2 else ""
             print(f"| {workload} | {transport} | {t} | {r['qps']:.3f}{qps_goal} "
-                  f"| {r['cpu_us_per_query']:.3f} | {cs:.2f} "
+                  f"| {r['cpu_us_per_query']:.3f} | {r['user_us_per_query']:.3f} "
+                  f"| {r['sys_us_per_query']:.3f} | {cs:.2f} "
                   f"| {r['received_per_txn']:.3f} | {r['sent_per_txn']:.3f} |")
     finally:
         subprocess.run([PSBENCH, "sandbox", "stop", "cmp"], env=env, stdout=subprocess.DEVNULL)

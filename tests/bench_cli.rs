@@ -7,6 +7,7 @@
 mod common;
 
 use mysql::prelude::Queryable;
+use psbench::connection::wire::Session;
 use psbench::connection::Endpoint;
 use psbench::console::{self, RunContext};
 use psbench::driver::{self, RunOptions};
@@ -64,7 +65,7 @@ impl Workload for Probe {
         _: usize,
         _: usize,
         _: u64,
-        _: &mut mysql::Conn,
+        _: &mut Session,
     ) -> anyhow::Result<Box<dyn Worker>> {
         Ok(Box::new(ProbeWorker {
             sql: self.sql,
@@ -82,7 +83,7 @@ fn every(n: u64, k: u64) -> bool {
 }
 
 impl Worker for ProbeWorker {
-    fn event(&mut self, conn: &mut mysql::Conn, q: &mut QueryCounters) -> Result<(), EventError> {
+    fn event(&mut self, conn: &mut Session, q: &mut QueryCounters) -> Result<(), EventError> {
         self.calls += 1;
         if self.calls == self.fatal_at {
             return Err(EventError::Fatal(anyhow::anyhow!(
@@ -98,11 +99,11 @@ impl Worker for ProbeWorker {
         }
         if every(self.calls, self.kill_every) {
             let id = conn.connection_id();
-            let _ = conn.query_drop(format!("KILL {id}"));
+            let _ = conn.query(&format!("KILL {id}"));
             self.seen.killed.fetch_add(1, Ordering::Relaxed);
         }
-        match conn.query_drop(self.sql) {
-            Ok(()) => {
+        match conn.query(self.sql) {
+            Ok(_) => {
                 q.reads += 1;
                 self.seen.selects.fetch_add(1, Ordering::Relaxed);
                 Ok(())
@@ -110,7 +111,7 @@ impl Worker for ProbeWorker {
             Err(e) => Err(EventError::ConnectionLost(e.to_string())),
         }
     }
-    fn reconnected(&mut self, _: &mut mysql::Conn) -> anyhow::Result<()> {
+    fn reconnected(&mut self, _: &mut Session) -> anyhow::Result<()> {
         self.seen.reconnected.fetch_add(1, Ordering::Relaxed);
         Ok(())
     }

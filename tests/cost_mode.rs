@@ -4,7 +4,7 @@
 mod common;
 
 use common::{psbench, results, text};
-use mysql::prelude::Queryable;
+use psbench::connection::wire::Session;
 use psbench::server::{Home, Sandbox, SandboxSpec};
 use psbench::study::cost::{self, Plan, TOLERANCE};
 use psbench::study::dataset;
@@ -69,10 +69,10 @@ fn a_burst_in_one_window_is_caught_as_unstable_and_the_same_variant_repeats_unde
     // A one-off burst on the measured connection before the middle window of each attempt:
     // a full scan (about 100 point selects' worth of instructions) counted in that window only.
     let mut injected = Vec::new();
-    let mut burst = |attempt: u32, window: usize, conn: &mut mysql::Conn| {
+    let mut burst = |attempt: u32, window: usize, conn: &mut Session| {
         if window == 1 {
             injected.push(attempt);
-            conn.query_drop("SELECT SUM(LENGTH(c)) FROM sbtest1")?;
+            conn.query("SELECT SUM(LENGTH(c)) FROM sbtest1")?;
         }
         Ok(())
     };

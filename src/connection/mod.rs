@@ -8,6 +8,7 @@
 
 pub mod mysql;
 pub mod secrets;
+pub mod wire;
 
 pub use self::mysql::Endpoint;
 pub use secrets::{password_from_file, redact_password};

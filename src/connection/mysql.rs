@@ -1,12 +1,16 @@
 //! The MySQL protocol's side of a connection: where a MySQL-family server (a sandbox or any
 //! external one) is reached, and connecting to it with the user's mistakes explained.
 
+use super::wire::{Login, Session, WireError};
 use crate::error::usage;
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// How long connecting (and each step of the handshake) may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Connection parameters. The password is never serialised, so it cannot reach a results
 /// file, a report or a log through this type.
@@ -66,7 +70,7 @@ impl Endpoint {
             // connect, one Com_select per connection that sysbench does not issue. The
             // server enforces its own limit; 1 GiB is the protocol's maximum.
             .max_allowed_packet(Some(1 << 30))
-            .tcp_connect_timeout(Some(Duration::from_secs(10)));
+            .tcp_connect_timeout(Some(CONNECT_TIMEOUT));
         b = match &self.socket {
             Some(s) => b.socket(Some(s.display().to_string())),
             None => b
@@ -80,6 +84,33 @@ impl Endpoint {
     /// unreachable server) as usage errors with a hint.
     pub fn connect(&self) -> Result<mysql::Conn> {
         mysql::Conn::new(self.opts()).map_err(|e| self.explain(e))
+    }
+
+    /// A connection of psbench's own client (connection::wire), for the measured
+    /// statements; the mistakes are explained as for `connect`.
+    pub fn session(&self) -> Result<Session> {
+        let login = Login {
+            socket: self.socket.as_deref(),
+            host: &self.host,
+            port: self.port,
+            user: &self.user,
+            password: self.password.as_deref(),
+            database: self.database.as_deref(),
+        };
+        Session::connect(&login, CONNECT_TIMEOUT).map_err(|e| {
+            let explained = match &e {
+                WireError::Server { code, .. } => self.refusal(Some(*code), None),
+                WireError::Io(io) => self.refusal(None, Some(io)),
+                WireError::Protocol(_) => None,
+            };
+            explained.unwrap_or_else(|| {
+                anyhow::Error::new(e).context(format!(
+                    "connecting to {} as '{}'",
+                    self.describe(),
+                    self.user
+                ))
+            })
+        })
     }
 
     /// Like `connect`, without the database (to create it).
@@ -98,36 +129,61 @@ impl Endpoint {
     }
 
     fn explain(&self, e: mysql::Error) -> anyhow::Error {
+        let explained = match &e {
+            mysql::Error::MySqlError(me) => self.refusal(Some(me.code), None),
+            mysql::Error::IoError(io) => self.refusal(None, Some(io)),
+            mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(why)) => Some(
+                self.unreachable(
+                    why.as_ref()
+                        .map(|w| w.1.as_str())
+                        .unwrap_or("could not connect"),
+                ),
+            ),
+            _ => None,
+        };
+        explained.unwrap_or_else(|| {
+            anyhow::Error::new(e).context(format!(
+                "connecting to {} as '{}'",
+                self.describe(),
+                self.user
+            ))
+        })
+    }
+
+    /// The user's mistakes behind a refused connection (a server error code or a socket
+    /// error), as usage errors with a hint; `None` for anything else.
+    fn refusal(&self, code: Option<u16>, io: Option<&std::io::Error>) -> Option<anyhow::Error> {
         let at = self.describe();
-        match &e {
-            mysql::Error::MySqlError(me) if me.code == 1045 => usage(format!(
+        Some(match (code, io) {
+            (Some(1045), _) => usage(format!(
                 "access denied for user '{}' at {at}: wrong user or password \
                  (--mysql-user, --mysql-password or PSBENCH_MYSQL_PASSWORD)",
                 self.user
             )),
-            mysql::Error::MySqlError(me) if me.code == 1049 => usage(format!(
+            (Some(1049), _) => usage(format!(
                 "database '{}' does not exist at {at}: create it, or let `prepare` create it",
                 self.database.as_deref().unwrap_or("")
             )),
             // ER_CON_COUNT_ERROR: more clients than the server accepts.
-            mysql::Error::MySqlError(me) if me.code == 1040 => usage(format!(
+            (Some(1040), _) => usage(format!(
                 "the server at {at} refused a connection: too many connections \
                  (its max_connections is the limit; raise it, e.g. --option max_connections=N)"
             )),
             // EMFILE: this process may not open another socket.
-            mysql::Error::IoError(io) if io.raw_os_error() == Some(libc::EMFILE) => usage(format!(
+            (_, Some(io)) if io.raw_os_error() == Some(libc::EMFILE) => usage(format!(
                 "cannot open another connection to {at}: this process reached its open-files \
                  limit (ulimit -n)"
             )),
-            mysql::Error::IoError(io) => usage(format!(
-                "cannot reach a server at {at}: {io} (is it running? check --mysql-host/--mysql-port/--mysql-socket)"
-            )),
-            mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(why)) => usage(format!(
-                "cannot reach a server at {at}: {} (is it running? check --mysql-host/--mysql-port/--mysql-socket)",
-                why.as_ref().map(|w| w.1.as_str()).unwrap_or("could not connect")
-            )),
-            _ => anyhow::Error::new(e).context(format!("connecting to {at} as '{}'", self.user)),
-        }
+            (_, Some(io)) => self.unreachable(&io.to_string()),
+            _ => return None,
+        })
+    }
+
+    fn unreachable(&self, why: &str) -> anyhow::Error {
+        usage(format!(
+            "cannot reach a server at {}: {why} (is it running? check --mysql-host/--mysql-port/--mysql-socket)",
+            self.describe()
+        ))
     }
 }
 
@@ -144,17 +200,20 @@ mod tests {
     }
 
     #[test]
-    fn unreachable_server_is_a_usage_error() {
+    fn unreachable_server_is_a_usage_error_for_both_clients() {
         // A port nothing listens on: bound, read and released.
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
             .unwrap()
             .port();
-        let e = Endpoint::tcp("127.0.0.1", port, "root")
-            .connect()
-            .unwrap_err();
-        assert!(crate::error::is_usage(&e), "{e:#}");
-        assert!(e.to_string().contains("cannot reach"));
+        let endpoint = Endpoint::tcp("127.0.0.1", port, "root");
+        for e in [
+            endpoint.connect().unwrap_err(),
+            endpoint.session().err().unwrap(),
+        ] {
+            assert!(crate::error::is_usage(&e), "{e:#}");
+            assert!(e.to_string().contains("cannot reach"), "{e:#}");
+        }
     }
 }

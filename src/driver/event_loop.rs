@@ -3,6 +3,7 @@
 
 use super::reconnect::reconnect;
 use super::shared::{Shared, Timeline};
+use crate::connection::wire::Session;
 use crate::connection::Endpoint;
 use crate::workloads::{EventError, Pace, QueryCounters, Worker};
 use std::sync::atomic::Ordering;
@@ -14,7 +15,7 @@ pub fn run_thread(
     id: usize,
     shared: &Shared,
     endpoint: &Endpoint,
-    conn: &mut mysql::Conn,
+    conn: &mut Session,
     worker: &mut dyn Worker,
     pace: Pace,
 ) {
@@ -108,7 +109,7 @@ fn execute(
     id: usize,
     shared: &Shared,
     endpoint: &Endpoint,
-    conn: &mut mysql::Conn,
+    conn: &mut Session,
     worker: &mut dyn Worker,
     queries: &mut QueryCounters,
     measured: bool,

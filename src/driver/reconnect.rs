@@ -1,5 +1,6 @@
 //! Getting a worker's connection back after it was lost.
 
+use crate::connection::wire::Session;
 use crate::connection::Endpoint;
 use crate::workloads::Worker;
 use anyhow::{anyhow, Result};
@@ -13,14 +14,14 @@ const RECONNECT_PAUSE: Duration = Duration::from_millis(10);
 /// Open a new connection in place of `conn` and let the worker prepare its statements on it.
 pub fn reconnect(
     endpoint: &Endpoint,
-    conn: &mut mysql::Conn,
+    conn: &mut Session,
     worker: &mut dyn Worker,
     lost: &str,
 ) -> Result<()> {
     let deadline = Instant::now() + RECONNECT_FOR;
     let mut last_error;
     loop {
-        match endpoint.connect() {
+        match endpoint.session() {
             Ok(fresh) => {
                 *conn = fresh;
                 match worker.reconnected(conn) {

@@ -86,7 +86,7 @@ pub fn measure(
                 .name(format!("psbench-w{id}"))
                 .spawn_scoped(scope, move || {
                     let _finished = finished;
-                    let init = endpoint.connect().and_then(|mut conn| {
+                    let init = endpoint.session().and_then(|mut conn| {
                         let worker = workload.worker(id, threads, seed, &mut conn)?;
                         Ok((conn, worker))
                     });

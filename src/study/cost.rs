@@ -9,7 +9,7 @@
 //! estimate (docs/cost-mode.md).
 
 use super::callgrind::{self, Dump};
-use crate::connection::Endpoint;
+use crate::connection::{wire, Endpoint};
 use crate::server::account::Account;
 use crate::server::{Sandbox, ServerOption};
 use crate::workloads::{EventError, QueryCounters, Workload};
@@ -90,7 +90,7 @@ pub struct CostMeasurement {
 /// Called before each window's transactions, on the measured connection, with the attempt
 /// (1-based) and the window's index. Studies pass nothing; the self-check's test injects a
 /// one-off burst of work here.
-pub type BeforeWindow<'a> = &'a mut dyn FnMut(u32, usize, &mut mysql::Conn) -> Result<()>;
+pub type BeforeWindow<'a> = &'a mut dyn FnMut(u32, usize, &mut wire::Session) -> Result<()>;
 
 /// Measure `workload` on a server already running under callgrind (see [`wrapper`]).
 pub fn measure(
@@ -206,7 +206,7 @@ pub fn agree(estimates: &[f64]) -> bool {
 /// The measured connection, kept across the warm-up and every window.
 struct Session<'a> {
     workload: &'a dyn Workload,
-    conn: mysql::Conn,
+    conn: wire::Session,
     seed: u64,
 }
 
@@ -215,7 +215,7 @@ const WARMUP_SEED_SALT: u64 = 0x00C0_57AA_3A11_0001;
 
 impl<'a> Session<'a> {
     fn open(workload: &'a dyn Workload, ep: &Endpoint, seed: u64) -> Result<Session<'a>> {
-        let conn = ep.connect()?;
+        let conn = ep.session()?;
         Ok(Session {
             workload,
             conn,

@@ -2,6 +2,7 @@
 //! reconnect, or stop the run. Shared by every MySQL-family workload.
 
 use super::EventError;
+use crate::connection::wire::WireError;
 
 /// Deadlock, lock-wait timeout, "record has changed": sysbench's default ignore list.
 pub const RETRYABLE_CODES: &[u16] = &[1213, 1205, 1020];
@@ -12,28 +13,23 @@ pub const RETRYABLE_CODES: &[u16] = &[1213, 1205, 1020];
 pub const CONNECTION_LOST_CODES: &[u16] = &[2006, 2013, 2011, 2055, 1927, 1053];
 
 /// Classify `err`, raised by `statement` (its SQL text, named in fatal messages).
-pub fn classify_mysql_error(err: mysql::Error, statement: &str) -> EventError {
-    use mysql::{DriverError, Error};
+pub fn classify_error(err: WireError, statement: &str) -> EventError {
     match &err {
-        Error::MySqlError(e) if RETRYABLE_CODES.contains(&e.code) => EventError::Retryable {
-            code: e.code,
-            message: e.message.clone(),
-        },
-        Error::MySqlError(e) if CONNECTION_LOST_CODES.contains(&e.code) => {
-            EventError::ConnectionLost(format!("{err} (statement `{}`)", one_line(statement)))
+        WireError::Server { code, message, .. } if RETRYABLE_CODES.contains(code) => {
+            EventError::Retryable {
+                code: *code,
+                message: message.clone(),
+            }
         }
-        Error::IoError(_) | Error::CodecError(_) => {
-            EventError::ConnectionLost(format!("{err} (statement `{}`)", one_line(statement)))
+        WireError::Server { code, .. } if !CONNECTION_LOST_CODES.contains(code) => {
+            EventError::Fatal(
+                anyhow::Error::new(err)
+                    .context(format!("statement `{}` failed", one_line(statement))),
+            )
         }
-        Error::DriverError(
-            DriverError::ConnectTimeout
-            | DriverError::CouldNotConnect(_)
-            | DriverError::PacketOutOfSync
-            | DriverError::UnexpectedPacket,
-        ) => EventError::ConnectionLost(format!("{err} (statement `{}`)", one_line(statement))),
-        _ => EventError::Fatal(
-            anyhow::Error::new(err).context(format!("statement `{}` failed", one_line(statement))),
-        ),
+        // The server said the connection is going, the socket failed, or the client can
+        // no longer follow the conversation: in every case a new connection is needed.
+        _ => EventError::ConnectionLost(format!("{err} (statement `{}`)", one_line(statement))),
     }
 }
 
@@ -55,20 +51,19 @@ fn one_line(statement: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mysql::MySqlError;
 
-    fn server_error(code: u16) -> mysql::Error {
-        mysql::Error::MySqlError(MySqlError {
+    fn server_error(code: u16) -> WireError {
+        WireError::Server {
             state: "HY000".into(),
             message: format!("error {code}"),
             code,
-        })
+        }
     }
 
     #[test]
     fn deadlocks_and_lock_waits_are_retryable() {
         for code in [1213, 1205, 1020] {
-            match classify_mysql_error(server_error(code), "UPDATE t SET k=k+1 WHERE id=?") {
+            match classify_error(server_error(code), "UPDATE t SET k=k+1 WHERE id=?") {
                 EventError::Retryable { code: c, .. } => assert_eq!(c, code),
                 other => panic!("{code}: {other:?}"),
             }
@@ -78,19 +73,24 @@ mod tests {
     #[test]
     fn lost_connections_reconnect() {
         assert!(matches!(
-            classify_mysql_error(server_error(2013), "SELECT 1"),
+            classify_error(server_error(2013), "SELECT 1"),
             EventError::ConnectionLost(_)
         ));
-        let io = mysql::Error::IoError(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+        let io = WireError::Io(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
         assert!(matches!(
-            classify_mysql_error(io, "SELECT 1"),
+            classify_error(io, "SELECT 1"),
+            EventError::ConnectionLost(_)
+        ));
+        let garbled = WireError::Protocol("packet out of order".into());
+        assert!(matches!(
+            classify_error(garbled, "SELECT 1"),
             EventError::ConnectionLost(_)
         ));
     }
 
     #[test]
     fn other_errors_are_fatal_and_name_the_statement() {
-        match classify_mysql_error(server_error(1062), "INSERT INTO sbtest1 (id) VALUES (?)") {
+        match classify_error(server_error(1062), "INSERT INTO sbtest1 (id) VALUES (?)") {
             EventError::Fatal(e) => {
                 let text = format!("{e:#}");
                 assert!(

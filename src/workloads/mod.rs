@@ -7,9 +7,10 @@ pub mod ibench;
 pub mod random;
 pub mod sysbench;
 
-pub use errors::classify_mysql_error;
+pub use errors::classify_error;
 pub use sysbench::{sysbench_workload, OltpOptions, SYSBENCH_WORKLOADS};
 
+use crate::connection::wire::Session;
 use crate::connection::Endpoint;
 use anyhow::Result;
 use std::time::Duration;
@@ -53,12 +54,12 @@ pub trait Worker: Send {
     /// Run one transaction on `conn`, counting each statement into `counters`.
     fn event(
         &mut self,
-        conn: &mut mysql::Conn,
+        conn: &mut Session,
         counters: &mut QueryCounters,
     ) -> std::result::Result<(), EventError>;
 
     /// After a reconnect: prepare the statements again on the new connection.
-    fn reconnected(&mut self, conn: &mut mysql::Conn) -> Result<()>;
+    fn reconnected(&mut self, conn: &mut Session) -> Result<()>;
 
     /// The transaction class (index into [`Workload::class_names`]) of the next event.
     fn class(&self) -> usize {
@@ -100,7 +101,7 @@ pub trait Workload: Send + Sync {
         thread: usize,
         threads: usize,
         seed: u64,
-        conn: &mut mysql::Conn,
+        conn: &mut Session,
     ) -> Result<Box<dyn Worker>>;
 
     /// The transaction classes this workload's workers report, each with its own latency.

@@ -2,15 +2,14 @@
 //! deleter that follows it statement by statement, a query worker, and l.x's indexer.
 
 use super::options::IbenchOptions;
-use super::rows::{insert_sql, RowMaker};
+use super::rows::{insert_sql, Batch, RowMaker};
 use super::schema::{add_indexes, index_name, INDEXES};
 use super::steps::QueryShape;
 use super::table::TableState;
+use crate::connection::wire::{Prepared, Session, Value};
 use crate::workloads::random::Rng;
-use crate::workloads::{classify_mysql_error, EventError, QueryCounters, Worker};
+use crate::workloads::{classify_error, EventError, QueryCounters, Worker};
 use anyhow::{Context, Result};
-use mysql::prelude::Queryable;
-use mysql::{Params, Value};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -22,17 +21,19 @@ pub const DELETE: usize = 1;
 pub const QUERY: usize = 2;
 pub const INDEX: usize = 3;
 
-fn prepare(conn: &mut mysql::Conn, sql: &str) -> Result<mysql::Statement> {
-    conn.prep(sql).with_context(|| format!("preparing `{sql}`"))
+fn prepare(conn: &mut Session, sql: &str) -> Result<Prepared> {
+    conn.prepare(sql)
+        .with_context(|| format!("preparing `{sql}`"))
 }
 
 /// Multi-row INSERTs of `rows` rows, `total` of them.
 pub struct Inserter {
     table: Arc<TableState>,
     sql: String,
-    stmt: mysql::Statement,
+    stmt: Prepared,
     rows: usize,
     maker: RowMaker,
+    batch: Batch,
     done: u64,
     total: u64,
     /// Throttled: one statement per period. The inserter then stays until the end of its
@@ -63,7 +64,7 @@ impl Inserter {
     }
 
     pub fn new(
-        conn: &mut mysql::Conn,
+        conn: &mut Session,
         table: Arc<TableState>,
         o: &IbenchOptions,
         rows: u64,
@@ -77,6 +78,7 @@ impl Inserter {
             table,
             rows: rows as usize,
             maker: RowMaker::new(o, rng),
+            batch: Batch::default(),
             done: 0,
             total,
             period: None,
@@ -84,13 +86,13 @@ impl Inserter {
         })
     }
 
-    fn insert(&mut self, conn: &mut mysql::Conn, q: &mut QueryCounters) -> Result<(), EventError> {
-        let mut params = Vec::with_capacity(self.rows * 6);
-        self.maker.fill(self.rows, &mut params);
-        conn.exec_drop(&self.stmt, Params::Positional(params))
-            .map_err(|e| classify_mysql_error(e, &self.sql))?;
-        let rows = conn.affected_rows();
-        self.table.inserted(conn.last_insert_id() as i64, rows);
+    fn insert(&mut self, conn: &mut Session, q: &mut QueryCounters) -> Result<(), EventError> {
+        self.maker.fill(self.rows, &mut self.batch);
+        let done = conn
+            .execute(&mut self.stmt, &self.batch.values())
+            .map_err(|e| classify_error(e, &self.sql))?;
+        self.table
+            .inserted(done.last_insert_id as i64, done.affected_rows);
         q.writes += 1;
         self.done += 1;
         Ok(())
@@ -98,10 +100,10 @@ impl Inserter {
 }
 
 impl Worker for Inserter {
-    fn event(&mut self, conn: &mut mysql::Conn, q: &mut QueryCounters) -> Result<(), EventError> {
+    fn event(&mut self, conn: &mut Session, q: &mut QueryCounters) -> Result<(), EventError> {
         self.insert(conn, q)
     }
-    fn reconnected(&mut self, conn: &mut mysql::Conn) -> Result<()> {
+    fn reconnected(&mut self, conn: &mut Session) -> Result<()> {
         self.stmt = prepare(conn, &self.sql)?;
         Ok(())
     }
@@ -132,19 +134,14 @@ impl Drop for Inserter {
 pub struct Deleter {
     table: Arc<TableState>,
     sql: String,
-    stmt: mysql::Statement,
+    stmt: Prepared,
     rows: u64,
     done: u64,
     total: u64,
 }
 
 impl Deleter {
-    pub fn new(
-        conn: &mut mysql::Conn,
-        table: Arc<TableState>,
-        rows: u64,
-        total: u64,
-    ) -> Result<Self> {
+    pub fn new(conn: &mut Session, table: Arc<TableState>, rows: u64, total: u64) -> Result<Self> {
         // Exactly the `rows` oldest rows, even when the low-water mark is below the minimum.
         let sql = format!(
             "DELETE FROM {} WHERE transactionid >= ? ORDER BY transactionid ASC LIMIT {rows}",
@@ -162,15 +159,16 @@ impl Deleter {
 }
 
 impl Worker for Deleter {
-    fn event(&mut self, conn: &mut mysql::Conn, q: &mut QueryCounters) -> Result<(), EventError> {
-        conn.exec_drop(&self.stmt, (self.table.low_water(),))
-            .map_err(|e| classify_mysql_error(e, &self.sql))?;
-        self.table.deleted(self.rows, conn.affected_rows());
+    fn event(&mut self, conn: &mut Session, q: &mut QueryCounters) -> Result<(), EventError> {
+        let done = conn
+            .execute(&mut self.stmt, &[Value::Int(self.table.low_water())])
+            .map_err(|e| classify_error(e, &self.sql))?;
+        self.table.deleted(self.rows, done.affected_rows);
         q.writes += 1;
         self.done += 1;
         Ok(())
     }
-    fn reconnected(&mut self, conn: &mut mysql::Conn) -> Result<()> {
+    fn reconnected(&mut self, conn: &mut Session) -> Result<()> {
         self.stmt = prepare(conn, &self.sql)?;
         Ok(())
     }
@@ -187,11 +185,13 @@ pub struct Querier {
     table: Arc<TableState>,
     shape: QueryShape,
     sql: Vec<String>,
-    stmts: Vec<mysql::Statement>,
+    stmts: Vec<Prepared>,
     /// Range queries: the upper end (exclusive) of each index's first column's domain.
     domains: [u32; 3],
     rows_per_query: u32,
     rng: Rng,
+    /// Reused between queries.
+    params: Vec<Value<'static>>,
 }
 
 /// The three range queries (docs/insert-benchmark.md#workers): covering scans of 10 entries from a random key.
@@ -217,7 +217,7 @@ pub fn point_sql(table: &str, keys: u32) -> String {
 
 impl Querier {
     pub fn new(
-        conn: &mut mysql::Conn,
+        conn: &mut Session,
         table: Arc<TableState>,
         o: &IbenchOptions,
         shape: QueryShape,
@@ -239,35 +239,35 @@ impl Querier {
             domains: [o.products, o.cashregisters, o.max_price],
             rows_per_query: o.rows_per_query,
             rng,
+            params: Vec::with_capacity(o.rows_per_query as usize),
         })
     }
 }
 
 impl Worker for Querier {
-    fn event(&mut self, conn: &mut mysql::Conn, q: &mut QueryCounters) -> Result<(), EventError> {
-        let (i, params) = match self.shape {
+    fn event(&mut self, conn: &mut Session, q: &mut QueryCounters) -> Result<(), EventError> {
+        self.params.clear();
+        let i = match self.shape {
             QueryShape::Range => {
                 let i = self.rng.uniform(0, 2) as usize;
                 let v = self.rng.uniform(0, self.domains[i] - 1);
-                (i, vec![Value::Int(i64::from(v))])
+                self.params.push(Value::Int(i64::from(v)));
+                i
             }
             QueryShape::Point => {
                 let (lo, hi) = (self.table.low_water(), self.table.high_water().max(1));
                 let span = (hi - lo + 1).max(1) as f64;
-                let ids = (0..self.rows_per_query)
-                    .map(|_| Value::Int(lo + (self.rng.uniform_f64() * span) as i64))
-                    .collect();
-                (0, ids)
+                for _ in 0..self.rows_per_query {
+                    let id = lo + (self.rng.uniform_f64() * span) as i64;
+                    self.params.push(Value::Int(id));
+                }
+                0
             }
         };
-        let result = conn
-            .exec_iter(&self.stmts[i], Params::Positional(params))
-            .map_err(|e| classify_mysql_error(e, &self.sql[i]))?;
-        let mut rows = 0u64;
-        for row in result {
-            row.map_err(|e| classify_mysql_error(e, &self.sql[i]))?;
-            rows += 1;
-        }
+        let rows = conn
+            .execute(&mut self.stmts[i], &self.params)
+            .map_err(|e| classify_error(e, &self.sql[i]))?
+            .rows;
         self.table.queries.fetch_add(1, Ordering::Relaxed);
         self.table.rows_fetched.fetch_add(rows, Ordering::Relaxed);
         if self.shape == QueryShape::Range {
@@ -276,7 +276,7 @@ impl Worker for Querier {
         q.reads += 1;
         Ok(())
     }
-    fn reconnected(&mut self, conn: &mut mysql::Conn) -> Result<()> {
+    fn reconnected(&mut self, conn: &mut Session) -> Result<()> {
         self.stmts = self
             .sql
             .iter()
@@ -308,18 +308,17 @@ impl Indexer {
 }
 
 impl Worker for Indexer {
-    fn event(&mut self, conn: &mut mysql::Conn, q: &mut QueryCounters) -> Result<(), EventError> {
+    fn event(&mut self, conn: &mut Session, q: &mut QueryCounters) -> Result<(), EventError> {
         if self.insert.done < self.insert.total {
             return self.insert.insert(conn, q);
         }
         let sql = add_indexes(&self.insert.table.name);
-        conn.query_drop(&sql)
-            .map_err(|e| classify_mysql_error(e, &sql))?;
+        conn.query(&sql).map_err(|e| classify_error(e, &sql))?;
         q.other += 1;
         self.indexed = true;
         Ok(())
     }
-    fn reconnected(&mut self, conn: &mut mysql::Conn) -> Result<()> {
+    fn reconnected(&mut self, conn: &mut Session) -> Result<()> {
         self.insert.reconnected(conn)
     }
     fn class(&self) -> usize {

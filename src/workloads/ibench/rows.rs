@@ -3,8 +3,8 @@
 //! Unlike the original, every draw comes from a seeded generator, so runs are repeatable.
 
 use super::options::IbenchOptions;
+use crate::connection::wire::Value;
 use crate::workloads::random::Rng;
-use mysql::Value;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -52,38 +52,70 @@ impl RowMaker {
         s
     }
 
-    /// Parameters of one multi-row INSERT: 6 values per row, all rows sharing `now`.
-    pub fn fill(&mut self, rows: usize, params: &mut Vec<Value>) {
-        params.clear();
-        let now = datetime_now();
+    /// The rows of one multi-row INSERT, all sharing `now`.
+    pub fn fill(&mut self, rows: usize, batch: &mut Batch) {
+        batch.now = datetime_now();
+        batch.ints.clear();
+        batch.data.clear();
         for _ in 0..rows {
-            params.push(now.clone());
-            params.push(Value::Int(self.below(self.cashregisters)));
-            params.push(Value::Int(self.below(self.customers)));
-            params.push(Value::Int(self.below(self.products)));
-            params.push(Value::Int(self.below(self.max_price)));
-            params.push(Value::Bytes(self.data()));
+            batch.ints.push([
+                self.below(self.cashregisters),
+                self.below(self.customers),
+                self.below(self.products),
+                self.below(self.max_price),
+            ]);
+            let data = self.data();
+            batch.data.push(data);
         }
     }
 }
 
+/// The values of one multi-row INSERT, kept between statements.
+pub struct Batch {
+    now: Value<'static>,
+    ints: Vec<[i64; 4]>,
+    data: Vec<Vec<u8>>,
+}
+
+impl Default for Batch {
+    fn default() -> Self {
+        Batch {
+            now: Value::Null,
+            ints: Vec::new(),
+            data: Vec::new(),
+        }
+    }
+}
+
+impl Batch {
+    /// The statement's parameters: 6 per row, in the INSERT's column order.
+    pub fn values(&self) -> Vec<Value<'_>> {
+        let mut v = Vec::with_capacity(self.ints.len() * 6);
+        for (ints, data) in self.ints.iter().zip(&self.data) {
+            v.push(self.now);
+            v.extend(ints.iter().map(|&i| Value::Int(i)));
+            v.push(Value::Bytes(data));
+        }
+        v
+    }
+}
+
 /// Wall-clock time (UTC), second precision, as a DATETIME value.
-fn datetime_now() -> Value {
+fn datetime_now() -> Value<'static> {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
     let (y, m, d) = civil_from_days((secs / 86_400) as i64);
     let rem = secs % 86_400;
-    Value::Date(
-        y as u16,
-        m,
-        d,
-        (rem / 3600) as u8,
-        (rem / 60 % 60) as u8,
-        (rem % 60) as u8,
-        0,
-    )
+    Value::DateTime {
+        year: y as u16,
+        month: m,
+        day: d,
+        hour: (rem / 3600) as u8,
+        minute: (rem / 60 % 60) as u8,
+        second: (rem % 60) as u8,
+    }
 }
 
 /// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (Hinnant's algorithm).
@@ -134,8 +166,9 @@ mod tests {
     fn values_stay_in_their_domains() {
         let o = IbenchOptions::default();
         let mut m = RowMaker::new(&o, Rng::seeded(9));
-        let mut p = Vec::new();
-        m.fill(1000, &mut p);
+        let mut batch = Batch::default();
+        m.fill(1000, &mut batch);
+        let p = batch.values();
         assert_eq!(p.len(), 6000);
         let ints = |col: usize| {
             p.chunks(6).map(move |r| match r[col] {

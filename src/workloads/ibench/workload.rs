@@ -6,6 +6,7 @@ use super::roles::{Deleter, Indexer, Inserter, Querier, CLASSES};
 use super::schema;
 use super::steps::{Step, StepKind};
 use super::table::TableState;
+use crate::connection::wire::Session;
 use crate::connection::Endpoint;
 use crate::workloads::random::Rng;
 use crate::workloads::{Pace, Worker, Workload};
@@ -86,14 +87,14 @@ impl Workload for StepWorkload {
         thread: usize,
         _threads: usize,
         seed: u64,
-        conn: &mut mysql::Conn,
+        conn: &mut Session,
     ) -> Result<Box<dyn Worker>> {
         let (role, t) = self.role_of(thread);
         let table = self.tables[t].clone();
         // One stream per (table, role): the same seed gives the same rows and queries.
         let rng = Rng::for_stream(seed, thread as u64);
         let s = &self.step;
-        let inserter = |conn: &mut mysql::Conn, table, rng| {
+        let inserter = |conn: &mut Session, table, rng| {
             Inserter::new(
                 conn,
                 table,

@@ -2,10 +2,10 @@
 
 use super::options::OltpOptions;
 use super::sql;
-use crate::workloads::errors::classify_mysql_error;
+use crate::connection::wire::Session;
+use crate::workloads::errors::classify_error;
 use crate::workloads::random::{fill_template, RangeSampler, Rng, C_TEMPLATE, PAD_TEMPLATE};
 use crate::workloads::{EventError, QueryCounters, Worker};
-use mysql::prelude::Queryable;
 use std::fmt::Write;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
@@ -78,7 +78,7 @@ impl InsertWorker {
 impl Worker for InsertWorker {
     fn event(
         &mut self,
-        conn: &mut mysql::Conn,
+        conn: &mut Session,
         counters: &mut QueryCounters,
     ) -> Result<(), EventError> {
         let t = self.rng.uniform(1, self.tables) as usize;
@@ -98,9 +98,10 @@ impl Worker for InsertWorker {
             std::str::from_utf8(&self.pad).unwrap_or_default(),
         );
         let _ = write!(self.sql, "({id}, {k}, '{c}', '{pad}')");
-        conn.query_drop(self.sql.as_str())
-            .map_err(|e| classify_mysql_error(e, &self.sql))?;
-        if conn.affected_rows() > 0 {
+        let outcome = conn
+            .query(self.sql.as_str())
+            .map_err(|e| classify_error(e, &self.sql))?;
+        if outcome.affected_rows > 0 {
             counters.writes += 1;
         } else {
             counters.other += 1;
@@ -108,7 +109,7 @@ impl Worker for InsertWorker {
         Ok(())
     }
 
-    fn reconnected(&mut self, _conn: &mut mysql::Conn) -> anyhow::Result<()> {
+    fn reconnected(&mut self, _conn: &mut Session) -> anyhow::Result<()> {
         Ok(()) // nothing prepared
     }
 }

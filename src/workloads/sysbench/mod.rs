@@ -133,7 +133,7 @@ impl Workload for SysbenchWorkload {
         thread: usize,
         threads: usize,
         seed: u64,
-        conn: &mut mysql::Conn,
+        conn: &mut crate::connection::wire::Session,
     ) -> Result<Box<dyn Worker>> {
         let rng = Rng::for_stream(seed, WORKER_STREAM_BASE + thread as u64);
         Ok(match &self.script {

@@ -4,6 +4,7 @@
 use super::options::OltpOptions;
 use super::sql;
 use super::statement::{Param, Statement};
+use crate::connection::wire::Session;
 use crate::workloads::random::{fill_template, RangeSampler, Rng, C_TEMPLATE, PAD_TEMPLATE};
 use crate::workloads::{EventError, QueryCounters, Worker};
 use anyhow::Result;
@@ -98,33 +99,6 @@ struct TableStatements {
     insert: Option<Statement>,
 }
 
-impl TableStatements {
-    fn all(&self) -> impl Iterator<Item = &Statement> {
-        let ranges = self.ranges.iter().flatten();
-        self.point
-            .iter()
-            .chain(ranges)
-            .chain(&self.index_update)
-            .chain(&self.non_index_update)
-            .chain(&self.delete)
-            .chain(&self.insert)
-    }
-
-    /// The first statement prepared for this table.
-    fn first(&self) -> Option<&Statement> {
-        self.all().next()
-    }
-}
-
-fn count_prepared(
-    begin: &Option<Statement>,
-    commit: &Option<Statement>,
-    tables: &[TableStatements],
-) -> usize {
-    let per_table: usize = tables.iter().map(|t| t.all().count()).sum();
-    per_table + usize::from(begin.is_some()) + usize::from(commit.is_some())
-}
-
 #[derive(Debug)]
 struct Statements {
     begin: Option<Statement>,
@@ -133,12 +107,7 @@ struct Statements {
 }
 
 impl Statements {
-    fn prepare(
-        conn: &mut mysql::Conn,
-        plan: &Plan,
-        tables: u32,
-        prepared: bool,
-    ) -> Result<Statements> {
+    fn prepare(conn: &mut Session, plan: &Plan, tables: u32, prepared: bool) -> Result<Statements> {
         let mut make = |text: &str| Statement::new(conn, text, prepared);
         let (begin, commit) = if plan.transaction {
             (Some(make(sql::BEGIN)?), Some(make(sql::COMMIT)?))
@@ -173,10 +142,6 @@ impl Statements {
             }
             per_table.push(ts);
         }
-        let first = begin.as_ref().or(per_table[0].first());
-        if let Some(first) = first {
-            first.ensure_still_open(conn, count_prepared(&begin, &commit, &per_table))?;
-        }
         Ok(Statements {
             begin,
             commit,
@@ -200,12 +165,7 @@ pub struct OltpWorker {
 }
 
 impl OltpWorker {
-    pub fn new(
-        conn: &mut mysql::Conn,
-        plan: Plan,
-        opts: &OltpOptions,
-        rng: Rng,
-    ) -> Result<OltpWorker> {
+    pub fn new(conn: &mut Session, plan: Plan, opts: &OltpOptions, rng: Rng) -> Result<OltpWorker> {
         let prepared = opts.db_ps_mode == super::options::PsMode::Auto;
         let stmts = Statements::prepare(conn, &plan, opts.tables, prepared)?;
         Ok(OltpWorker {
@@ -234,10 +194,10 @@ impl OltpWorker {
 impl Worker for OltpWorker {
     fn event(
         &mut self,
-        conn: &mut mysql::Conn,
+        conn: &mut Session,
         counters: &mut QueryCounters,
     ) -> Result<(), EventError> {
-        if let Some(begin) = &self.stmts.begin {
+        if let Some(begin) = &mut self.stmts.begin {
             begin.run(conn, &[], &mut self.sql, counters)?;
         }
         if let Some(n) = self.plan.point_selects {
@@ -246,7 +206,7 @@ impl Worker for OltpWorker {
                 let id = self.id();
                 let stmt = self.stmts.tables[t]
                     .point
-                    .as_ref()
+                    .as_mut()
                     .expect("prepared with the plan");
                 stmt.run(conn, &[Param::Int(id)], &mut self.sql, counters)?;
             }
@@ -257,9 +217,9 @@ impl Worker for OltpWorker {
                 for _ in 0..n {
                     let x = self.id();
                     let hi = x + i64::from(self.range_size) - 1;
-                    let stmt = &self.stmts.tables[t]
+                    let stmt = &mut self.stmts.tables[t]
                         .ranges
-                        .as_ref()
+                        .as_mut()
                         .expect("prepared with the plan")[kind];
                     stmt.run(
                         conn,
@@ -276,7 +236,7 @@ impl Worker for OltpWorker {
                 let id = self.id();
                 let stmt = self.stmts.tables[t]
                     .index_update
-                    .as_ref()
+                    .as_mut()
                     .expect("prepared with the plan");
                 stmt.run(conn, &[Param::Int(id)], &mut self.sql, counters)?;
             }
@@ -288,7 +248,7 @@ impl Worker for OltpWorker {
                 let id = self.id();
                 let stmt = self.stmts.tables[t]
                     .non_index_update
-                    .as_ref()
+                    .as_mut()
                     .expect("prepared with the plan");
                 stmt.run(
                     conn,
@@ -305,8 +265,8 @@ impl Worker for OltpWorker {
                 let k = self.id();
                 fill_template(&mut self.rng, C_TEMPLATE, &mut self.c);
                 fill_template(&mut self.rng, PAD_TEMPLATE, &mut self.pad);
-                let ts = &self.stmts.tables[t];
-                let (delete, insert) = (ts.delete.as_ref(), ts.insert.as_ref());
+                let ts = &mut self.stmts.tables[t];
+                let (delete, insert) = (ts.delete.as_mut(), ts.insert.as_mut());
                 let (delete, insert) = (delete.expect("prepared"), insert.expect("prepared"));
                 delete.run(conn, &[Param::Int(id)], &mut self.sql, counters)?;
                 let params = [
@@ -323,17 +283,17 @@ impl Worker for OltpWorker {
             let id = self.id();
             let stmt = self.stmts.tables[t]
                 .delete
-                .as_ref()
+                .as_mut()
                 .expect("prepared with the plan");
             stmt.run(conn, &[Param::Int(id)], &mut self.sql, counters)?;
         }
-        if let Some(commit) = &self.stmts.commit {
+        if let Some(commit) = &mut self.stmts.commit {
             commit.run(conn, &[], &mut self.sql, counters)?;
         }
         Ok(())
     }
 
-    fn reconnected(&mut self, conn: &mut mysql::Conn) -> Result<()> {
+    fn reconnected(&mut self, conn: &mut Session) -> Result<()> {
         self.stmts = Statements::prepare(conn, &self.plan, self.tables, self.prepared)?;
         Ok(())
     }

@@ -4,6 +4,7 @@
 use super::options::{OltpOptions, PsMode};
 use super::sql;
 use super::statement::{Param, Statement};
+use crate::connection::wire::Session;
 use crate::workloads::random::{RangeSampler, Rng};
 use crate::workloads::{EventError, QueryCounters, Worker};
 use anyhow::Result;
@@ -45,7 +46,7 @@ pub fn segment(table_size: u32, thread: usize, threads: usize) -> (u32, u32) {
 
 impl RandomSelectWorker {
     pub fn new(
-        conn: &mut mysql::Conn,
+        conn: &mut Session,
         shape: Shape,
         opts: &OltpOptions,
         rng: Rng,
@@ -73,7 +74,7 @@ impl RandomSelectWorker {
 impl Worker for RandomSelectWorker {
     fn event(
         &mut self,
-        conn: &mut mysql::Conn,
+        conn: &mut Session,
         counters: &mut QueryCounters,
     ) -> Result<(), EventError> {
         self.params.clear();
@@ -96,7 +97,7 @@ impl Worker for RandomSelectWorker {
         self.stmt.run(conn, &params, &mut self.sql, counters)
     }
 
-    fn reconnected(&mut self, conn: &mut mysql::Conn) -> Result<()> {
+    fn reconnected(&mut self, conn: &mut Session) -> Result<()> {
         self.stmt = Statement::new(conn, &self.shape.text(), self.prepared)?;
         Ok(())
     }

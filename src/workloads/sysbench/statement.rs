@@ -2,11 +2,10 @@
 //! prepared statement (binary protocol), or as text with the values substituted (as
 //! sysbench's emulation does: integers in decimal, strings quoted without escaping).
 
-use crate::workloads::errors::classify_mysql_error;
+use crate::connection::wire::{Prepared, Session, Value, WireError};
+use crate::workloads::errors::classify_error;
 use crate::workloads::{EventError, QueryCounters};
 use anyhow::{Context, Result};
-use mysql::prelude::{Protocol, Queryable};
-use mysql::{Params, QueryResult, Value};
 use std::fmt::Write;
 
 /// MariaDB/MySQL's answer to a statement that cannot be prepared.
@@ -22,7 +21,7 @@ pub enum Param<'a> {
 
 #[derive(Debug)]
 enum Exec {
-    Prepared(mysql::Statement),
+    Prepared(Prepared),
     /// The text split at each `?`: parts.len() = placeholders + 1.
     Text {
         parts: Vec<String>,
@@ -40,14 +39,14 @@ pub struct Statement {
 impl Statement {
     /// Prepare `text` on `conn` when `prepared`; else keep it for the text protocol. As
     /// sysbench does, a statement the server refuses to prepare runs as text instead.
-    pub fn new(conn: &mut mysql::Conn, text: &str, prepared: bool) -> Result<Statement> {
+    pub fn new(conn: &mut Session, text: &str, prepared: bool) -> Result<Statement> {
         let text_form = || Exec::Text {
             parts: text.split('?').map(str::to_string).collect(),
         };
         let exec = if prepared {
-            match conn.prep(text) {
+            match conn.prepare(text) {
                 Ok(stmt) => Exec::Prepared(stmt),
-                Err(mysql::Error::MySqlError(e)) if e.code == ER_UNSUPPORTED_PS => text_form(),
+                Err(e) if e.code() == Some(ER_UNSUPPORTED_PS) => text_form(),
                 Err(e) => {
                     return Err(e).with_context(|| format!("preparing `{text}`"));
                 }
@@ -56,7 +55,7 @@ impl Statement {
             text_form()
         };
         let reads = match &exec {
-            Exec::Prepared(s) => s.num_columns() > 0,
+            Exec::Prepared(s) => s.columns() > 0,
             Exec::Text { .. } => {
                 let head = text.trim_start().get(..6).unwrap_or("");
                 head.eq_ignore_ascii_case("select")
@@ -67,37 +66,6 @@ impl Statement {
             exec,
             reads,
         })
-    }
-
-    /// Fail when `conn` has already closed this statement. The mysql crate keeps at most
-    /// `stmt_cache_size` (default 32) prepared statements per connection and closes the
-    /// least recently prepared one beyond that; sysbench needs 2 + 9 per table. Called on
-    /// the first statement after preparing `total`, so a run never starts with
-    /// statements the server has forgotten.
-    pub fn ensure_still_open(&self, conn: &mut mysql::Conn, total: usize) -> Result<()> {
-        const CRATE_DEFAULT_CACHE: usize = 32;
-        let Exec::Prepared(original) = &self.exec else {
-            return Ok(());
-        };
-        if total <= CRATE_DEFAULT_CACHE {
-            return Ok(());
-        }
-        let again = conn.prep(&self.text)?;
-        if again.id() == original.id() {
-            return Ok(()); // still in a cache big enough for all of them
-        }
-        let twice = conn.prep(&self.text)?;
-        if twice.id() == again.id() {
-            anyhow::bail!(
-                "the workload prepares {total} statements per connection, more than this \
-                 connection's statement cache keeps open (the mysql crate closes the oldest); \
-                 open connections with stmt_cache_size(0) or use fewer --tables"
-            );
-        }
-        // The cache is off (two prepares, two statements): nothing was closed.
-        conn.close(again)?;
-        conn.close(twice)?;
-        Ok(())
     }
 
     pub fn text(&self) -> &str {
@@ -111,31 +79,23 @@ impl Statement {
     /// Run with `params`, read every row, and count the statement as read, write or other.
     /// `sql` is a scratch buffer for the text form, reused across calls.
     pub fn run(
-        &self,
-        conn: &mut mysql::Conn,
+        &mut self,
+        conn: &mut Session,
         params: &[Param<'_>],
         sql: &mut String,
         counters: &mut QueryCounters,
     ) -> Result<(), EventError> {
-        let affected = match &self.exec {
-            Exec::Prepared(stmt) => {
-                let values: Vec<Value> = params.iter().map(to_value).collect();
-                let params = if values.is_empty() {
-                    Params::Empty
-                } else {
-                    Params::Positional(values)
-                };
-                conn.exec_iter(stmt, params).and_then(drain)
-            }
+        let outcome = match &mut self.exec {
+            Exec::Prepared(stmt) => execute(conn, stmt, params),
             Exec::Text { parts } => {
                 substitute(parts, params, sql);
-                conn.query_iter(sql.as_str()).and_then(drain)
+                conn.query(sql.as_str())
             }
         }
-        .map_err(|e| classify_mysql_error(e, &self.text))?;
+        .map_err(|e| classify_error(e, &self.text))?;
         if self.reads {
             counters.reads += 1;
-        } else if affected > 0 {
+        } else if outcome.affected_rows > 0 {
             counters.writes += 1;
         } else {
             counters.other += 1;
@@ -144,20 +104,28 @@ impl Statement {
     }
 }
 
-/// Read every row (sysbench buffers whole result sets) and return the affected rows.
-/// Rows are read explicitly: dropping a result would swallow a read error.
-fn drain<P: Protocol>(mut result: QueryResult<'_, '_, '_, P>) -> mysql::Result<u64> {
-    let affected = result.affected_rows();
-    for row in result.by_ref() {
-        row?;
+/// Bind without allocating: sysbench's statements take at most 16 parameters.
+fn execute(
+    conn: &mut Session,
+    stmt: &mut Prepared,
+    params: &[Param<'_>],
+) -> Result<crate::connection::wire::Outcome, WireError> {
+    const MOST: usize = 16;
+    if params.len() > MOST {
+        let values: Vec<Value<'_>> = params.iter().map(to_value).collect();
+        return conn.execute(stmt, &values);
     }
-    Ok(affected)
+    let mut values = [Value::Null; MOST];
+    for (v, p) in values.iter_mut().zip(params) {
+        *v = to_value(p);
+    }
+    conn.execute(stmt, &values[..params.len()])
 }
 
-fn to_value(p: &Param<'_>) -> Value {
+fn to_value<'a>(p: &Param<'a>) -> Value<'a> {
     match *p {
         Param::Int(i) => Value::Int(i),
-        Param::Str(s) => Value::Bytes(s.to_vec()),
+        Param::Str(s) => Value::Bytes(s),
     }
 }
 
