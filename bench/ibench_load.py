@@ -38,6 +38,12 @@ Reported: queries/s and the client's CPU per query, of the query worker only:
   key. The writers are one process doing both INSERT (text built row by row) and DELETE of
   the oldest rows, on an even schedule as psbench's; they are not measured.
 
+Each client's CPU per query is also split: the part in user mode (the client's own code) is
+printed beside the total, whose rest is the kernel's (mostly putting the one querying
+thread to sleep and waking it for every answer, which any blocking client pays): for
+psbench from the querier thread's utime and stime ticks in /proc, for Python from the
+query process's getrusage.
+
 The goal printed beside the query steps' CPU ratio: psbench <= 0.4x python.
 
     python3 bench/ibench_load.py [--rounds 3] [--rows 300000] [--steps l.i0,qr100,qp100]
@@ -177,7 +183,7 @@ def query(min_trxid, done, go, shared_max, shared_loops, out):
             max_id = get_max()
     secs = time.time() - start
     ru = resource.getrusage(resource.RUSAGE_SELF)
-    out.put(("query", loops, secs, ru.ru_utime + ru.ru_stime, fetched))
+    out.put(("query", loops, secs, ru.ru_utime + ru.ru_stime, fetched, ru.ru_utime))
 
 def writer(min_trxid, done, go, out):
     # Not measured: keeps R rows/s inserted and deleted in 50-row statements for the step.
@@ -240,7 +246,7 @@ if len(res) < 2:
     sys.exit("a query-step process failed")
 q, w = res["query"], res["writer"]
 print("queries %d seconds %.3f cpu %.6f fetched %d inserted %d deleted %d writer_seconds %.3f"
-      % (q[0], q[1], q[2], q[3], w[0], w[1], w[2]))
+      " user %.6f" % (q[0], q[1], q[2], q[3], w[0], w[1], w[2], q[4]))
 '''
 
 
@@ -283,19 +289,23 @@ def load_for_queries(s):
 
 
 def thread_cpu(task):
-    """CPU seconds of one thread: schedstat's nanoseconds, else stat's utime+stime ticks."""
+    """(CPU seconds, user share) of one thread: schedstat's nanoseconds (else stat's
+    utime+stime ticks), and the share of stat's ticks spent in user mode."""
+    with open(os.path.join(task, "stat")) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    user, system = int(fields[11]), int(fields[12])
+    share = user / (user + system) if user + system else 0.0
     try:
         with open(os.path.join(task, "schedstat")) as f:
-            return int(f.read().split()[0]) / 1e9
+            return int(f.read().split()[0]) / 1e9, share
     except FileNotFoundError:
-        with open(os.path.join(task, "stat")) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return (user + system) / os.sysconf("SC_CLK_TCK"), share
 
 
 def psbench_queries(s, steps):
     """Run the query steps in one psbench process; per step (queries/s, query-thread CPU us
-    per query, whole-process CPU us per query, background ratio, rows per query)."""
+    per query, whole-process CPU us per query, background ratio, rows per query, the query
+    thread's user share of its CPU)."""
     jdir = tempfile.mkdtemp(dir=s.home)
     log = os.path.join(jdir, "out.txt")
     cmd = [PSBENCH, "bench", "insert-benchmark", "--steps", ",".join(steps), "--rows",
@@ -342,8 +352,9 @@ def psbench_queries(s, steps):
         with open(os.path.join(jdir, f"{step}.json")) as f:
             ib = json.load(f)["insert_benchmark"]
         q = ib["queries"]
-        res[step] = (ib["queries_per_s"], cpu[tid] * 1e6 / q, ib["client_cpu_us_per_op"],
-                     ib["background"]["ratio"], ib["rows_fetched"] / q)
+        total, user_share = cpu[tid]
+        res[step] = (ib["queries_per_s"], total * 1e6 / q, ib["client_cpu_us_per_op"],
+                     ib["background"]["ratio"], ib["rows_fetched"] / q, user_share)
     shutil.rmtree(jdir, ignore_errors=True)
     return res
 
@@ -354,13 +365,13 @@ def python_queries(s, steps):
         out, _ = timed([SYSTEM_PYTHON, "-c", PY_QUERY, str(s.port), s.cnf, step,
                         str(s.query_seconds)])
         m = re.search(r"queries (\d+) seconds ([\d.]+) cpu ([\d.]+) fetched (\d+) inserted (\d+)"
-                      r" deleted (\d+) writer_seconds ([\d.]+)", out)
+                      r" deleted (\d+) writer_seconds ([\d.]+) user ([\d.]+)", out)
         if not m:
             sys.exit(f"no result line from the Python {step} client:\n{out}")
         q, secs, cpu = int(m.group(1)), float(m.group(2)), float(m.group(3))
         target = int(step[2:]) * float(m.group(7))
         res[step] = (q / secs, cpu * 1e6 / q, None, int(m.group(5)) / target,
-                     int(m.group(4)) / q)
+                     int(m.group(4)) / q, float(m.group(8)) / cpu if cpu else 0.0)
     return res
 
 
@@ -426,12 +437,13 @@ def main():
                     load_for_queries(s)
                     res = {"psbench": psbench_queries, "python": python_queries}[name](s, qsteps)
                     # Rows per query and the writers' rate show both clients did the same work.
-                    for q, (qps, us, proc_us, bg, rpq) in res.items():
-                        query[(name, q)].append((qps, us))
+                    for q, (qps, us, proc_us, bg, rpq, user) in res.items():
+                        query[(name, q)].append((qps, us, us * user))
                         what = ("query thread; whole process %.2f" % proc_us if proc_us is not None
                                 else "query process")
                         print(f"round {r + 1} {name:8} {q:6} {qps:10.0f} queries/s  {us:8.2f} us "
-                              f"CPU/query ({what}), {rpq:.2f} rows/query, writers "
+                              f"CPU/query ({what}; {us * user:.2f} in user mode), "
+                              f"{rpq:.2f} rows/query, writers "
                               f"{100 * bg:.1f}% of target", flush=True)
     finally:
         subprocess.run([PSBENCH, "sandbox", "stop", "ibl"], env=env, capture_output=True)
@@ -449,14 +461,17 @@ def main():
               f"client CPU per row {med['psbench'][1] / med['python'][1]:.2f}x")
     for q in qsteps:
         med = {k: medians(query[(k, q)]) for k in load}
+        user = {k: statistics.median(x[2] for x in query[(k, q)]) for k in load}
         print(f"\n{q}, 1 client, {s.rows} rows, {s.query_seconds} s, median of {s.rounds}:")
         for k, (qps, us) in med.items():
             print(f"  {k:8} {qps:10.0f} queries/s  {us:7.2f} us client CPU per query "
-                  f"({'query thread' if k == 'psbench' else 'query process'})")
+                  f"({'query thread' if k == 'psbench' else 'query process'}), "
+                  f"{user[k]:.2f} us of it in user mode")
         ratio = med["psbench"][1] / med["python"][1]
         print(f"  psbench/python: queries/s {med['psbench'][0] / med['python'][0]:.2f}x, "
               f"client CPU per query {ratio:.2f}x (goal <= {GOAL}x"
-              f"{'' if ratio <= GOAL else ', NOT MET'})")
+              f"{'' if ratio <= GOAL else ', NOT MET'}), "
+              f"in user mode {user['psbench'] / user['python']:.2f}x")
 
 
 if __name__ == "__main__":

@@ -212,6 +212,17 @@ fn parameter_types_are_sent_once() {
     // Header 4, command 1, id 4, flags 1, iterations 4, NULL bitmap 1, bound flag 1,
     // value 8 = 24 bytes; the first execution adds the 2 type bytes.
     assert_eq!(after - before - reading, 26 + 99 * 24);
+
+    // The same statement prepared again on this connection (a new worker, as cost mode
+    // makes for every block) costs the server nothing and needs no types either.
+    let mut again = s.prepare("SELECT ? + 1").unwrap();
+    assert_eq!(again.id(), stmt.id());
+    let before = global(&mut monitor, "Bytes_received");
+    for i in 0..100 {
+        s.execute(&mut again, &[Value::Int(i)]).unwrap();
+    }
+    let after = global(&mut monitor, "Bytes_received");
+    assert_eq!(after - before - reading, 100 * 24);
 }
 
 /// Over the unix socket a statement costs the client one wake-up. A reader asleep in recv

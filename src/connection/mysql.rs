@@ -63,9 +63,6 @@ impl Endpoint {
             .db_name(self.database.clone())
             // Keep the transport the user chose: the crate would otherwise switch TCP to the socket.
             .prefer_socket(false)
-            // The crate's default cache of 32 closes statements beyond it; read_write over
-            // 4 tables prepares 38 per connection. Workloads prepare a fixed set, so keep all.
-            .stmt_cache_size(Some(65536))
             // Without a client-side limit the crate asks `SELECT @@max_allowed_packet` on every
             // connect, one Com_select per connection that sysbench does not issue. The
             // server enforces its own limit; 1 GiB is the protocol's maximum.

@@ -63,10 +63,10 @@ impl Value<'_> {
 /// Append the parameter block of COM_STMT_EXECUTE to `out`: NULL bitmap, then the types
 /// when they differ from `bound` (the types the server already has for this statement,
 /// which it keeps between executions, as libmariadb relies on), then the values.
-/// `bound` is updated to what the server has afterwards.
-pub fn put_params(out: &mut Vec<u8>, params: &[Value<'_>], bound: &mut Vec<u8>) {
+/// `bound` is updated to what the server has afterwards; true when the types were sent.
+pub fn put_params(out: &mut Vec<u8>, params: &[Value<'_>], bound: &mut Vec<u8>) -> bool {
     if params.is_empty() {
-        return;
+        return false;
     }
     let bitmap_at = out.len();
     out.resize(bitmap_at + params.len().div_ceil(8), 0);
@@ -93,6 +93,7 @@ pub fn put_params(out: &mut Vec<u8>, params: &[Value<'_>], bound: &mut Vec<u8>) 
     for p in params {
         p.put(out);
     }
+    !same
 }
 
 #[cfg(test)]
@@ -105,10 +106,10 @@ mod tests {
     fn types_are_sent_once_as_libmariadb_does() {
         let mut bound = vec![];
         let mut out = vec![];
-        put_params(&mut out, &[Value::Int(501)], &mut bound);
+        assert!(put_params(&mut out, &[Value::Int(501)], &mut bound));
         assert_eq!(out, [0x00, 0x01, 0x08, 0x00, 0xf5, 0x01, 0, 0, 0, 0, 0, 0]);
         out.clear();
-        put_params(&mut out, &[Value::Int(500)], &mut bound);
+        assert!(!put_params(&mut out, &[Value::Int(500)], &mut bound));
         assert_eq!(out, [0x00, 0x00, 0xf4, 0x01, 0, 0, 0, 0, 0, 0]);
         // A different type is announced again.
         out.clear();

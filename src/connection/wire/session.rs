@@ -132,7 +132,13 @@ impl Session {
         out.extend_from_slice(&stmt.id.to_le_bytes());
         // No cursor, one iteration.
         out.extend_from_slice(&[0, 1, 0, 0, 0]);
-        put_params(out, params, &mut stmt.bound);
+        if put_params(out, params, &mut stmt.bound) {
+            // Later copies of this statement (a new worker on the same connection) need
+            // not announce the types again either.
+            if let Some(known) = self.prepared.values_mut().find(|p| p.id == stmt.id) {
+                known.bound.clone_from(&stmt.bound);
+            }
+        }
         let result = self.exchange(Session::read_outcome);
         if result.is_err() && self.broken {
             // Nothing is known any more of what the server holds for it.

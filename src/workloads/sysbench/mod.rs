@@ -1,5 +1,6 @@
 //! sysbench 1.0.20's OLTP workloads (docs/sysbench-compat.md): same schema,
-//! data format, statements per event and draws, on the `mysql` crate.
+//! data format, statements per event and draws. Events run on psbench's own client
+//! (connection::wire); datasets load through the `mysql` crate.
 
 pub mod insert;
 pub mod oltp;
