@@ -208,3 +208,41 @@ fn chromium_renders_the_page_without_console_errors() {
     );
     eprintln!("screenshot: {}", shot.display());
 }
+
+#[test]
+fn the_cost_section_draws_a_bar_per_variant_as_long_as_its_ratio() {
+    let r = fixture();
+    let h = html();
+    let figures: Vec<&str> = h
+        .split("<figure class=\"chart cost\"")
+        .skip(1)
+        .map(|c| c.split("</figure>").next().unwrap())
+        .collect();
+    assert_eq!(figures.len(), 2, "one per cost step");
+    for (fig, step) in figures.iter().zip(["point_select", "read_only"]) {
+        assert!(
+            fig.contains(&format!("{step}: instructions per transaction")),
+            "{fig}"
+        );
+        let bars: Vec<f64> = fig
+            .split("<rect class=\"bar\"")
+            .skip(1)
+            .map(|b| attr(b, "width").unwrap().parse().unwrap())
+            .collect();
+        // One variant against the base; the 1.0 line sits where a bar of ratio 1 would end.
+        assert_eq!(bars.len(), 1, "{fig}");
+        let cost = |v: &str| r.cost_for(v, step).unwrap().ir_per_txn;
+        let ratio = cost("default") / cost("ps_off");
+        let line_x: f64 = attr(fig.split("<line").nth(1).unwrap(), "x1")
+            .unwrap()
+            .parse()
+            .unwrap();
+        let label_width = 170.0;
+        let one = line_x - label_width;
+        assert!(
+            (bars[0] / one - ratio).abs() < 0.01,
+            "bar {} for ratio {ratio}, 1.0 at {one}",
+            bars[0]
+        );
+    }
+}

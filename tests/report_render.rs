@@ -194,7 +194,7 @@ fn a_document_compared_with_itself_shows_no_change() {
 fn a_clear_slowdown_is_called_and_marked_in_every_format() {
     let a = fixture();
     let mut b = fixture();
-    // Scale B far enough that every bootstrap resample stays below 1.0, whatever the noise of
+    // Scale B far enough that the whole interval stays below 1.0, whatever the noise of
     // the fixture's rounds: a factor under min/max of the widest cell.
     let widest = rounds_tps(&a)
         .values()

@@ -296,7 +296,7 @@ pub fn throughput_vs_threads(s: &Subject, step: &str) -> Result<Chart> {
     })
 }
 
-/// Per pair, base/new throughput per thread count with the bootstrap interval as a band.
+/// Per pair, base/new throughput per thread count with the 95% interval as a band.
 pub fn ratio_vs_threads(s: &Subject, step: &str) -> Result<Chart> {
     let res = &s.results;
     let threads = threads_of(res, step);
@@ -305,7 +305,7 @@ pub fn ratio_vs_threads(s: &Subject, step: &str) -> Result<Chart> {
         let mut points = Vec::new();
         let mut band = Vec::new();
         for (i, t) in threads.iter().enumerate() {
-            if let Some(c) = compare_tps(res, p, step, *t) {
+            if let Some(c) = compare_tps(s, p, step, *t) {
                 points.push((i as f64, 1.0 / c.ratio));
                 if c.low.is_finite() && c.high.is_finite() {
                     band.push((i as f64, 1.0 / c.high, 1.0 / c.low));
@@ -349,7 +349,7 @@ pub fn ratio_vs_threads(s: &Subject, step: &str) -> Result<Chart> {
         series: lines.len(),
         title,
         caption: format!(
-            "Base throughput / variant throughput (above 1: the variant is slower), with the 95% bootstrap interval; grey lines at 1.0 and ±{:.0}%.",
+            "Base throughput / variant throughput (above 1: the variant is slower), with its 95% interval; grey lines at 1.0 and ±{:.0}%.",
             th * 100.0
         ),
     })
@@ -475,7 +475,7 @@ pub fn for_step(s: &Subject, step: &str) -> Result<Vec<Chart>> {
     let mut charts = vec![throughput_vs_threads(s, step)?];
     if s.pairs
         .iter()
-        .any(|p| compare_tps(res, p, step, top).is_some())
+        .any(|p| compare_tps(s, p, step, top).is_some())
     {
         charts.push(ratio_vs_threads(s, step)?);
     }

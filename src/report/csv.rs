@@ -138,6 +138,8 @@ mod tests {
                             low: 0.4,
                             high: 0.625,
                             verdict: Verdict::Down,
+                            rounds: 3,
+                            spread: 0.1,
                         },
                         inverted: true,
                     }),

@@ -29,7 +29,7 @@ pub enum Kind {
     Number,
     /// Median with the min–max over rounds.
     Spread,
-    /// A ratio to the base with its bootstrap interval and verdict.
+    /// A ratio to the base with its 95% interval and verdict.
     Change,
     /// A plain ratio (no interval).
     Ratio,
@@ -129,7 +129,7 @@ pub fn flag_legend() -> String {
 pub fn change_legend(threshold: f64) -> Vec<String> {
     vec![
         format!(
-            "▲/▼ the ratio is above/below 1.0 by more than {:.0}% and its 95% bootstrap interval excludes 1.0; \
+            "▲/▼ the ratio is above/below 1.0 by more than {:.0}% and its 95% interval excludes 1.0; \
              ~ no change called (within noise or within {:.0}%); ? fewer than 3 rounds, no call.",
             threshold * 100.0,
             threshold * 100.0
@@ -137,6 +137,21 @@ pub fn change_legend(threshold: f64) -> Vec<String> {
         "Colour (HTML): green where the new variant is faster, red where it is slower, only when a change is called."
             .to_string(),
     ]
+}
+
+/// Text made safe inside HTML and SVG.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Numbers with about three significant digits, fixed by magnitude so the output is stable.
@@ -222,6 +237,8 @@ mod tests {
                 low,
                 high,
                 verdict,
+                rounds: 5,
+                spread: 0.05,
             },
             inverted,
         }

@@ -2,9 +2,9 @@
 //! fonts or links to fetch, so it opens offline and can be mailed or attached as one file.
 
 use super::charts::{self, Chart};
-use super::grid::{num, num_like, Kind, Table, Tone, Value, FLAG};
+use super::grid::{escape, num, num_like, Kind, Table, Tone, Value, FLAG};
 use super::subject::Subject;
-use super::{provenance, tables};
+use super::{cost_chart, provenance, tables};
 use anyhow::Result;
 use std::fmt::Write;
 
@@ -32,23 +32,10 @@ span.flag { color: #b35c00; }
 td.long { min-width: 14em; max-width: 40em; overflow-wrap: break-word; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 figure.chart { margin: 0; border: 1px solid #e3e3e3; padding: 6px; background: #fff; }
+ul.findings li { margin: 0.2em 0; }
 figure.chart figcaption { color: #555; font-size: 0.85em; max-width: 640px; }
 details pre { font-size: 0.85em; background: #f7f7f7; padding: 8px; overflow-x: auto; }
 "#;
-
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
 
 fn cell(v: &Value, kind: Kind) -> String {
     match v {
@@ -151,6 +138,22 @@ fn all_variables(s: &Subject) -> String {
     out
 }
 
+/// The answer first: the findings as a list.
+fn findings(s: &Subject) -> String {
+    let lines = super::findings::findings(s);
+    let mut h = String::from("<h2 id=\"findings\">Findings</h2>\n");
+    if lines.is_empty() {
+        h.push_str("<p class=\"note\">No results to compare yet.</p>\n");
+        return h;
+    }
+    h.push_str("<ul class=\"findings\">\n");
+    for l in lines {
+        let _ = writeln!(h, "<li>{}</li>", escape(&l));
+    }
+    h.push_str("</ul>\n");
+    h
+}
+
 pub fn render(s: &Subject) -> Result<String> {
     let (headline, details) = (tables::headline(s), tables::details(s));
     let provenance = provenance::all(s);
@@ -167,6 +170,7 @@ pub fn render(s: &Subject) -> Result<String> {
     let link = |h: &mut String, id: &str, title: &str| {
         let _ = write!(h, "<a href=\"#{}\">{}</a>", escape(id), escape(title));
     };
+    link(&mut h, "findings", "Findings");
     for t in &headline {
         link(&mut h, &t.id, &t.title);
     }
@@ -176,9 +180,20 @@ pub fn render(s: &Subject) -> Result<String> {
     for t in details.iter().chain(&provenance) {
         link(&mut h, &t.id, &t.title);
     }
-    h.push_str("</nav>\n<h2>Results</h2>\n");
+    h.push_str("</nav>\n");
+    h.push_str(&findings(s));
+    h.push_str("<h2>Results</h2>\n");
     for t in &headline {
         h.push_str(&table(t));
+        if t.id == "cost" {
+            for (step, bars, svg) in cost_chart::charts(s) {
+                let _ = writeln!(
+                    h,
+                    "<figure class=\"chart cost\" data-kind=\"cost-ratio\" data-series=\"{bars}\">{svg}<figcaption>{}: each variant's instructions divided by the base's; the dashed line is 1.0.</figcaption></figure>",
+                    escape(&step)
+                );
+            }
+        }
     }
     if !charts.is_empty() {
         h.push_str("<h2 id=\"charts\">Charts</h2>\n");

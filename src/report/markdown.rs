@@ -2,7 +2,7 @@
 
 use super::grid::{Kind, Table};
 use super::subject::Subject;
-use super::{frames_that_grew, provenance, tables};
+use super::{findings, frames_that_grew, provenance, tables};
 use std::fmt::Write;
 
 /// Pipes and newlines would break a Markdown table row.
@@ -53,8 +53,9 @@ fn notes(subject: &Subject) -> String {
     s
 }
 
-fn tables_of<'a>(title: String, tables: impl Iterator<Item = &'a Table>) -> String {
-    let mut s = format!("## {title}\n");
+/// A heading, what comes first under it (the findings), then the tables.
+fn tables_of<'a>(title: String, lead: &str, tables: impl Iterator<Item = &'a Table>) -> String {
+    let mut s = format!("## {title}\n{lead}");
     for t in tables {
         s.push('\n');
         s.push_str(&table(t));
@@ -62,14 +63,30 @@ fn tables_of<'a>(title: String, tables: impl Iterator<Item = &'a Table>) -> Stri
     s
 }
 
-/// The whole report (summary.md): measurements, then provenance and notes.
+/// The Findings section that opens every report: a sentence a line.
+fn findings_section(subject: &Subject) -> String {
+    let lines = findings::findings(subject);
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("\n### Findings\n\n");
+    for l in lines {
+        let _ = writeln!(s, "- {l}");
+    }
+    s
+}
+
+/// The whole report (summary.md): findings, measurements, then provenance and notes.
 pub fn summary(subject: &Subject) -> String {
     let described: String = provenance::all(subject)
         .iter()
         .map(|t| format!("\n{}", table(t)))
         .collect();
-    tables_of(subject.title(), tables::measurements(subject).iter())
-        + &profiles(subject)
+    tables_of(
+        subject.title(),
+        &findings_section(subject),
+        tables::measurements(subject).iter(),
+    ) + &profiles(subject)
         + &described
         + &notes(subject)
 }
@@ -102,5 +119,5 @@ pub fn headline(subject: &Subject) -> String {
         .into_iter()
         .chain([tables::validity(subject)])
         .collect::<Vec<_>>();
-    tables_of(subject.title(), shown.iter()) + &notes(subject)
+    tables_of(subject.title(), &findings_section(subject), shown.iter()) + &notes(subject)
 }

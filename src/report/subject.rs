@@ -88,6 +88,11 @@ impl Subject {
         }
     }
 
+    /// One study: its variants ran side by side in each round, so rounds pair up.
+    pub fn paired(&self) -> bool {
+        self.sources.len() == 1
+    }
+
     pub fn threshold(&self) -> f64 {
         self.results.study.threshold
     }

@@ -6,7 +6,7 @@ use super::cells::{rounds, slots, steps, throughput_variants};
 use super::grid::{change_legend, column, flag_legend, label, Change, Column, Kind, Table, Value};
 use super::subject::{Pair, Subject};
 use crate::results::{CellResult, Flag, StudyResults};
-use crate::stats::{compare, median, Comparison, Summary};
+use crate::stats::{median, paired, unpaired, Comparison, Summary};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Latency percentiles of a cell, as the results document names them.
@@ -38,16 +38,26 @@ pub fn median_of(
     (!v.is_empty()).then(|| median(&v))
 }
 
-/// Throughput of `pair.new` against `pair.base` at a (step, threads).
-pub fn compare_tps(
-    res: &StudyResults,
-    pair: &Pair,
-    step: &str,
-    threads: u32,
-) -> Option<Comparison> {
-    let base = values(res, &pair.base, step, threads, |c| c.tps);
-    let new = values(res, &pair.new, step, threads, |c| c.tps);
-    (!base.is_empty() && !new.is_empty()).then(|| compare(&base, &new, res.study.threshold))
+/// Throughput of `pair.new` against `pair.base` at a (step, threads). Within a study each
+/// round's two cells ran side by side, so the ratio is formed per round over the rounds where
+/// both succeeded; two documents compared have no common rounds and are compared unpaired.
+pub fn compare_tps(s: &Subject, pair: &Pair, step: &str, threads: u32) -> Option<Comparison> {
+    let res = &s.results;
+    let threshold = res.study.threshold;
+    if !s.paired() {
+        let base = values(res, &pair.base, step, threads, |c| c.tps);
+        let new = values(res, &pair.new, step, threads, |c| c.tps);
+        return (!base.is_empty() && !new.is_empty()).then(|| unpaired(&base, &new, threshold));
+    }
+    let by_round: Vec<(f64, f64)> = rounds(res, &pair.base, step, threads)
+        .filter(|b| b.ok)
+        .filter_map(|b| {
+            rounds(res, &pair.new, step, threads)
+                .find(|n| n.ok && n.key.round == b.key.round)
+                .map(|n| (b.tps, n.tps))
+        })
+        .collect();
+    (!by_round.is_empty()).then(|| paired(&by_round, threshold))
 }
 
 /// Whether any round of a (variant, step, threads) has validity flags or failed.
@@ -134,7 +144,7 @@ pub fn absolute_throughput(s: &Subject) -> Table {
     }
 }
 
-/// Each variant relative to its base per (step, threads): new/base with the bootstrap interval.
+/// Each variant relative to its base per (step, threads): new/base with its 95% interval.
 pub fn relative_throughput(s: &Subject) -> Table {
     let res = &s.results;
     let pairs = throughput_pairs(s);
@@ -148,7 +158,7 @@ pub fn relative_throughput(s: &Subject) -> Table {
             .map(|(step, t)| {
                 let mut row = vec![Value::Text(step.clone()), Value::Text(t.to_string())];
                 row.extend(pairs.iter().map(|p| {
-                    match compare_tps(res, p, &step, t) {
+                    match compare_tps(s, p, &step, t) {
                         Some(cmp) => Value::Change(Change {
                             cmp,
                             inverted: false,
@@ -164,11 +174,19 @@ pub fn relative_throughput(s: &Subject) -> Table {
     Table {
         id: "relative".into(),
         title: "Throughput relative to the base".into(),
-        note: "Ratio of medians new / base (the column names the base), with its 95% bootstrap interval over rounds.".into(),
+        note: relative_note(s).into(),
         legend: legend_for(&rows, change_legend(s.threshold())),
         columns,
         rows,
         when_empty: "No variant to compare with a base.".into(),
+    }
+}
+
+fn relative_note(s: &Subject) -> &'static str {
+    if s.paired() {
+        "new / base (the column names the base): the geometric mean of the ratios formed within each round, with its 95% t interval over rounds."
+    } else {
+        "new / base (the column names the base): the ratio of geometric means over each document's rounds, with its 95% Welch t interval (the documents share no rounds to pair)."
     }
 }
 
@@ -188,7 +206,7 @@ pub fn ratio_by_threads(s: &Subject) -> Table {
         for p in &pairs {
             let mut row = vec![Value::Text(step.clone()), Value::Text(p.inverted_label())];
             row.extend(all_threads.iter().map(|t| {
-                match compare_tps(res, p, &step, *t) {
+                match compare_tps(s, p, &step, *t) {
                     Some(cmp) => Value::Change(Change {
                         cmp,
                         inverted: true,

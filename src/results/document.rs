@@ -183,6 +183,10 @@ pub struct CostResult {
     /// The estimates disagreed beyond the tolerance in the measurement and in its repeat.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unstable: bool,
+    /// What `ir_per_txn` counts instructions per: a transaction (sysbench workloads), an
+    /// inserted or indexed row (Insert Benchmark loads and index build), a query.
+    #[serde(default, skip_serializing_if = "CostUnit::is_transaction")]
+    pub unit: CostUnit,
     /// Wall seconds this result took, its server's start under valgrind included when it was
     /// the variant's first step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -192,6 +196,30 @@ pub struct CostResult {
     events: Option<[u32; 2]>,
     #[serde(default, skip_serializing)]
     ir: Option<[u64; 2]>,
+}
+
+/// The unit of work a cost result divides its instructions by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CostUnit {
+    #[default]
+    Transaction,
+    Row,
+    Query,
+}
+
+impl CostUnit {
+    pub fn name(self) -> &'static str {
+        match self {
+            CostUnit::Transaction => "transaction",
+            CostUnit::Row => "row",
+            CostUnit::Query => "query",
+        }
+    }
+
+    fn is_transaction(&self) -> bool {
+        *self == CostUnit::Transaction
+    }
 }
 
 /// One counted cost window.
@@ -217,6 +245,7 @@ impl CostResult {
             windows: Vec::new(),
             estimates: Vec::new(),
             unstable: false,
+            unit: CostUnit::Transaction,
             seconds: None,
             events: None,
             ir: None,

@@ -14,8 +14,8 @@ pub mod study;
 
 pub use bench::BenchDocument;
 pub use document::{
-    CellKey, CellResult, CostResult, CostWindow, Flag, FrameGrowth, FramesThatGrew, Resources,
-    StudyResults, COST_TOLERANCE,
+    CellKey, CellResult, CostResult, CostUnit, CostWindow, Flag, FrameGrowth, FramesThatGrew,
+    Resources, StudyResults, COST_TOLERANCE,
 };
 pub use io::write_atomically;
 pub use provenance::{Host, PfsState, ServerOption, VariantProvenance};

@@ -1,10 +1,16 @@
-//! A variant against the base: the ratio of medians (new/base) with a 95% bootstrap interval,
-//! and whether that is a change worth calling (docs/statistics.md#change-verdicts-and-the-threshold).
+//! A variant against the base: the ratio new/base with a 95% interval, and whether that is a
+//! change worth calling (docs/statistics.md#ratios-and-intervals).
+//!
+//! Within a study the rounds are interleaved, so each round's variant and base ran side by
+//! side: the ratio is formed within each round and the interval is a Student t interval on
+//! the mean of the per-round log ratios ([`paired`]); drift between rounds cancels. Two
+//! separate documents (`psbench compare A B`) have no such pairing: Welch's t interval on the
+//! difference of mean logs ([`unpaired`]). Both were chosen by calibration on simulated
+//! studies with this host's drift (tests/stats_calibration.rs): a bootstrap over 3 rounds
+//! is close to [min, max] and excludes 1.0 far more often than 5% when nothing changed.
 
-use super::summary::median;
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
+use statrs::distribution::{ContinuousCDF, StudentsT};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -14,59 +20,55 @@ pub enum Verdict {
     Down,
     /// Within noise or within the threshold.
     Same,
-    /// Too few rounds to say (fewer than 3 per side: a bootstrap over two values is
-    /// overconfident).
+    /// Too few rounds to say (fewer than 3).
     Unknown,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
-    /// median(new) / median(base)
+    /// new / base: the geometric mean of the per-round ratios (paired), or the ratio of the
+    /// geometric means (unpaired).
     pub ratio: f64,
-    /// 95% bootstrap percentile interval of the ratio.
+    /// 95% interval of the ratio; NaN with fewer than 2 rounds.
     pub low: f64,
     pub high: f64,
     pub verdict: Verdict,
+    /// Rounds that entered: pairs (paired), the smaller side (unpaired).
+    pub rounds: usize,
+    /// Standard deviation of the per-round log ratios (paired), or the standard error of the
+    /// log ratio times √rounds (unpaired): about the relative spread of one round's ratio.
+    pub spread: f64,
 }
 
-/// Resamples for the bootstrap; 2000 gives stable 2.5/97.5 percentiles.
-const RESAMPLES: usize = 2000;
-
-/// Rounds per side below which no change is called.
+/// Rounds below which no change is called: an interval from two values says little.
 pub const MIN_ROUNDS: usize = 3;
 
-/// Compare `new` with `base` (values of the same metric, one per round). `threshold` is the
-/// smallest relative change that is called (0.05 = 5%). Deterministic: the resampling is seeded.
-pub fn compare(base: &[f64], new: &[f64], threshold: f64) -> Comparison {
-    let ratio = median(new) / median(base);
-    if base.len() < 2 || new.len() < 2 {
-        return Comparison {
-            ratio,
-            low: f64::NAN,
-            high: f64::NAN,
-            verdict: Verdict::Unknown,
-        };
-    }
-    let mut rng = SmallRng::seed_from_u64(0x5eed_b007);
-    let mut ratios = Vec::with_capacity(RESAMPLES);
-    let mut bs = vec![0.0; base.len()];
-    let mut ns = vec![0.0; new.len()];
-    for _ in 0..RESAMPLES {
-        for x in bs.iter_mut() {
-            *x = base[rng.random_range(0..base.len())];
-        }
-        for x in ns.iter_mut() {
-            *x = new[rng.random_range(0..new.len())];
-        }
-        let r = median(&ns) / median(&bs);
-        if r.is_finite() {
-            ratios.push(r);
-        }
-    }
-    ratios.sort_by(f64::total_cmp);
-    let pick = |q: f64| ratios[((ratios.len() - 1) as f64 * q).round() as usize];
-    let (low, high) = (pick(0.025), pick(0.975));
-    let verdict = if base.len() < MIN_ROUNDS || new.len() < MIN_ROUNDS {
+/// Confidence of the interval, two-sided.
+const LEVEL: f64 = 0.95;
+
+/// The power the round count a reader is told about aims at.
+const POWER: f64 = 0.8;
+
+/// The t quantile with `df` degrees of freedom.
+fn t_quantile(p: f64, df: f64) -> f64 {
+    StudentsT::new(0.0, 1.0, df)
+        .map(|t| t.inverse_cdf(p))
+        .unwrap_or(f64::NAN)
+}
+
+fn mean_and_var(x: &[f64]) -> (f64, f64) {
+    let n = x.len() as f64;
+    let mean = x.iter().sum::<f64>() / n;
+    let var = if x.len() > 1 {
+        x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    (mean, var)
+}
+
+fn verdict(rounds: usize, ratio: f64, low: f64, high: f64, threshold: f64) -> Verdict {
+    if rounds < MIN_ROUNDS {
         Verdict::Unknown
     } else if low > 1.0 && ratio - 1.0 >= threshold {
         Verdict::Up
@@ -74,53 +76,205 @@ pub fn compare(base: &[f64], new: &[f64], threshold: f64) -> Comparison {
         Verdict::Down
     } else {
         Verdict::Same
+    }
+}
+
+/// From a mean log ratio, its standard error and degrees of freedom.
+fn from_logs(
+    mean: f64,
+    se: f64,
+    df: f64,
+    rounds: usize,
+    spread: f64,
+    threshold: f64,
+) -> Comparison {
+    let ratio = mean.exp();
+    let (low, high) = if rounds < 2 || !se.is_finite() {
+        (f64::NAN, f64::NAN)
+    } else if se == 0.0 {
+        (ratio, ratio)
+    } else {
+        let h = t_quantile(0.5 + LEVEL / 2.0, df) * se;
+        ((mean - h).exp(), (mean + h).exp())
     };
     Comparison {
         ratio,
         low,
         high,
-        verdict,
+        verdict: verdict(rounds, ratio, low, high, threshold),
+        rounds,
+        spread,
     }
+}
+
+/// Compare within rounds: `pairs` holds (base, new) of one metric per round, both sides
+/// from the same round. `threshold` is the smallest relative change called (0.05 = 5%).
+/// Pairs with a value that is not positive are left out (a ratio needs both).
+pub fn paired(pairs: &[(f64, f64)], threshold: f64) -> Comparison {
+    let logs: Vec<f64> = pairs
+        .iter()
+        .filter(|(b, n)| *b > 0.0 && *n > 0.0 && b.is_finite() && n.is_finite())
+        .map(|(b, n)| (n / b).ln())
+        .collect();
+    if logs.is_empty() {
+        return from_logs(f64::NAN, f64::NAN, 0.0, 0, f64::NAN, threshold);
+    }
+    let (mean, var) = mean_and_var(&logs);
+    let n = logs.len();
+    let sd = var.sqrt();
+    from_logs(
+        mean,
+        sd / (n as f64).sqrt(),
+        (n - 1) as f64,
+        n,
+        if n > 1 { sd } else { f64::NAN },
+        threshold,
+    )
+}
+
+/// Compare two independent samples (rounds of different studies): Welch's t interval on
+/// the difference of the mean logs.
+pub fn unpaired(base: &[f64], new: &[f64], threshold: f64) -> Comparison {
+    let logs = |x: &[f64]| -> Vec<f64> {
+        x.iter()
+            .filter(|v| **v > 0.0 && v.is_finite())
+            .map(|v| v.ln())
+            .collect()
+    };
+    let (b, n) = (logs(base), logs(new));
+    if b.is_empty() || n.is_empty() {
+        return from_logs(f64::NAN, f64::NAN, 0.0, 0, f64::NAN, threshold);
+    }
+    let ((mb, vb), (mn, vn)) = (mean_and_var(&b), mean_and_var(&n));
+    let rounds = b.len().min(n.len());
+    let (qb, qn) = (vb / b.len() as f64, vn / n.len() as f64);
+    let se = (qb + qn).sqrt();
+    // Welch–Satterthwaite degrees of freedom.
+    let df = if qb + qn > 0.0 && rounds >= 2 {
+        (qb + qn).powi(2)
+            / (qb.powi(2) / (b.len() - 1).max(1) as f64 + qn.powi(2) / (n.len() - 1).max(1) as f64)
+    } else {
+        (rounds.max(2) - 1) as f64
+    };
+    from_logs(
+        mn - mb,
+        if rounds >= 2 { se } else { f64::NAN },
+        df,
+        rounds,
+        if rounds >= 2 {
+            se * (rounds as f64).sqrt()
+        } else {
+            f64::NAN
+        },
+        threshold,
+    )
+}
+
+/// The paired rounds that would resolve a change of `change` (0.05 = 5%) at `spread` (the
+/// standard deviation of per-round log ratios): the fewest rounds n for which a true change
+/// of that size has an 80% chance that its 95% interval excludes 1.0,
+/// (t(0.975, n−1) + t(0.8, n−1)) · spread / √n ≤ ln(1 + change). `None` beyond 1,000 rounds
+/// or when the spread is unknown.
+pub fn rounds_to_resolve(spread: f64, change: f64) -> Option<usize> {
+    if !spread.is_finite() || spread < 0.0 || change <= 0.0 {
+        return None;
+    }
+    let delta = (1.0 + change).ln();
+    (MIN_ROUNDS..=1000).find(|&n| {
+        let df = (n - 1) as f64;
+        let need = t_quantile(0.5 + LEVEL / 2.0, df) + t_quantile(POWER, df);
+        need * spread / (n as f64).sqrt() <= delta
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn identical_distributions_are_not_a_change() {
-        let a = [100.0, 103.0, 97.0, 101.0, 99.0];
-        let b = [99.0, 102.0, 98.0, 100.0, 104.0];
-        let c = compare(&a, &b, 0.05);
-        assert_eq!(c.verdict, Verdict::Same);
-        assert!(c.low < 1.0 && c.high > 1.0, "{c:?}");
+    fn pairs(base: &[f64], new: &[f64]) -> Vec<(f64, f64)> {
+        base.iter().copied().zip(new.iter().copied()).collect()
     }
 
     #[test]
-    fn a_clear_drop_is_called() {
+    fn identical_distributions_are_not_a_change() {
+        let c = paired(
+            &pairs(
+                &[100.0, 103.0, 97.0, 101.0, 99.0],
+                &[99.0, 102.0, 98.0, 100.0, 104.0],
+            ),
+            0.05,
+        );
+        assert_eq!(c.verdict, Verdict::Same);
+        assert!(c.low < 1.0 && c.high > 1.0, "{c:?}");
+        assert_eq!(c.rounds, 5);
+    }
+
+    #[test]
+    fn drift_shared_within_rounds_cancels() {
+        // Throughput falls by a quarter over the study; the variant is 8% slower in every round.
+        let base = [100.0, 92.0, 85.0, 80.0, 75.0];
+        let new: Vec<f64> = base.iter().map(|b| b * 0.92).collect();
+        let c = paired(&pairs(&base, &new), 0.05);
+        assert_eq!(c.verdict, Verdict::Down);
+        assert!((c.ratio - 0.92).abs() < 1e-9, "{c:?}");
+        // Unpaired, the drift swamps the same 8%.
+        assert_eq!(unpaired(&base, &new, 0.05).verdict, Verdict::Same);
+    }
+
+    #[test]
+    fn a_clear_drop_is_called_either_way() {
         let base = [100.0, 103.0, 97.0, 101.0, 99.0];
         let new = [85.0, 86.0, 84.0, 88.0, 83.0];
-        let c = compare(&base, &new, 0.05);
+        let c = paired(&pairs(&base, &new), 0.05);
         assert_eq!(c.verdict, Verdict::Down);
-        assert!((c.ratio - 85.0 / 100.0).abs() < 1e-9);
         assert!(c.high < 1.0);
+        let u = unpaired(&base, &new, 0.05);
+        assert_eq!(u.verdict, Verdict::Down);
+        assert!(u.high < 1.0 && u.low < u.ratio, "{u:?}");
     }
 
     #[test]
     fn significant_but_small_is_not_called() {
         let base = [100.0, 100.1, 99.9, 100.0];
-        let new = [102.0, 102.1, 101.9, 102.0];
-        let c = compare(&base, &new, 0.05);
+        let new = [102.0, 102.2, 101.9, 102.0];
+        let c = paired(&pairs(&base, &new), 0.05);
         assert!(c.low > 1.0);
         assert_eq!(c.verdict, Verdict::Same);
-        assert_eq!(compare(&base, &new, 0.01).verdict, Verdict::Up);
+        assert_eq!(paired(&pairs(&base, &new), 0.01).verdict, Verdict::Up);
     }
 
     #[test]
     fn fewer_than_three_rounds_is_unknown() {
-        assert_eq!(compare(&[1.0], &[2.0], 0.05).verdict, Verdict::Unknown);
-        let c = compare(&[1.0, 1.01], &[2.0, 2.01], 0.05);
+        assert_eq!(paired(&[(1.0, 2.0)], 0.05).verdict, Verdict::Unknown);
+        assert!(paired(&[(1.0, 2.0)], 0.05).low.is_nan());
+        let c = paired(&[(1.0, 2.0), (1.01, 2.0)], 0.05);
         assert_eq!(c.verdict, Verdict::Unknown);
-        assert!(c.low > 1.5, "the interval is still given: {c:?}");
+        assert!(
+            c.low > 1.0 && c.high.is_finite(),
+            "the interval is still given: {c:?}"
+        );
+        assert_eq!(unpaired(&[1.0], &[2.0], 0.05).verdict, Verdict::Unknown);
+    }
+
+    #[test]
+    fn the_t_interval_has_its_textbook_width() {
+        // Log ratios 0, 0.1, 0.2: mean 0.1, sd 0.1, se 0.1/√3, t(0.975, 2) = 4.303.
+        let p = [(1.0, 1.0), (1.0, 0.1f64.exp()), (1.0, 0.2f64.exp())];
+        let c = paired(&p, 0.05);
+        let h = 4.302_652_7 * 0.1 / 3f64.sqrt();
+        assert!(((c.low.ln()) - (0.1 - h)).abs() < 1e-6, "{c:?}");
+        assert!(((c.high.ln()) - (0.1 + h)).abs() < 1e-6, "{c:?}");
+        assert!((c.spread - 0.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn rounds_needed_grow_with_the_spread() {
+        // By hand from t tables: at s = 2.5%, n = 5 gives (2.776 + 0.941) · 0.025 / √5 = 0.042
+        // ≤ ln 1.05 = 0.0488 and n = 4 does not; at s = 5%, n = 11 and not 10.
+        assert_eq!(rounds_to_resolve(0.025, 0.05), Some(5));
+        assert_eq!(rounds_to_resolve(0.05, 0.05), Some(11));
+        assert_eq!(rounds_to_resolve(0.0, 0.05), Some(MIN_ROUNDS));
+        assert_eq!(rounds_to_resolve(f64::NAN, 0.05), None);
+        assert_eq!(rounds_to_resolve(5.0, 0.05), None);
     }
 }
