@@ -21,6 +21,7 @@ fn tiny_versions_study_end_to_end() {
 name = "versions-tiny"
 base = "10.11"
 mode = "both"
+cost_workloads = ["point_select"]
 threads = [1]
 rounds = 1
 duration = 1

@@ -100,6 +100,24 @@ pub struct CostSettings {
     pub events: Vec<u32>,
     #[serde(default = "default_cost_warmup")]
     pub warmup_events: u32,
+    /// The Insert Benchmark under callgrind, on one table: the rows of l.i0, l.i1 and l.i2
+    /// (an entry's own `rows`, `rows_i1` and `rows_i2` size its throughput cells).
+    #[serde(default = "default_ibench_rows")]
+    pub ibench_rows: u64,
+    #[serde(default = "default_ibench_rows_i1")]
+    pub ibench_rows_i1: u64,
+    #[serde(default = "default_ibench_rows_i2")]
+    pub ibench_rows_i2: u64,
+}
+
+fn default_ibench_rows() -> u64 {
+    20_000
+}
+fn default_ibench_rows_i1() -> u64 {
+    4_000
+}
+fn default_ibench_rows_i2() -> u64 {
+    1_000
 }
 
 fn default_cost_events() -> Vec<u32> {
@@ -114,6 +132,9 @@ impl Default for CostSettings {
         CostSettings {
             events: default_cost_events(),
             warmup_events: default_cost_warmup(),
+            ibench_rows: default_ibench_rows(),
+            ibench_rows_i1: default_ibench_rows_i1(),
+            ibench_rows_i2: default_ibench_rows_i2(),
         }
     }
 }

@@ -13,6 +13,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "pfs-threads",
         include_str!("../../studies/pfs-threads.toml"),
     ),
+    ("pfs-ibench", include_str!("../../studies/pfs-ibench.toml")),
     ("versions", include_str!("../../studies/versions.toml")),
 ];
 

@@ -113,11 +113,31 @@ pub fn measure_with(
     seed: u64,
     before_window: BeforeWindow,
 ) -> Result<CostMeasurement> {
+    measure_in(
+        sandbox,
+        super::dataset::DATABASE,
+        workload,
+        plan,
+        dump_dir,
+        seed,
+        before_window,
+    )
+}
+
+/// As [`measure_with`], on a connection to `database` (the Insert Benchmark's queries run on
+/// its own database).
+pub fn measure_in(
+    sandbox: &Sandbox,
+    database: &str,
+    workload: &dyn Workload,
+    plan: &Plan,
+    dump_dir: &Path,
+    seed: u64,
+    before_window: BeforeWindow,
+) -> Result<CostMeasurement> {
     Plan::check(&plan.windows).map_err(anyhow::Error::msg)?;
     let pid = sandbox.pid().context("server not running")?;
-    let ep = sandbox
-        .admin_endpoint()
-        .with_database(Some(super::dataset::DATABASE));
+    let ep = sandbox.admin_endpoint().with_database(Some(database));
     let mut session = Session::open(workload, &ep, seed)?;
     session.warm_up(plan)?;
     let account = sandbox.server_account();

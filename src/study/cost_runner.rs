@@ -3,10 +3,13 @@
 
 use super::context::{cell_seed, record, RunContext};
 use super::file::Variant;
-use super::{cost, variant};
+use super::file::WorkloadStep;
+use super::{cost, ibench_cost, variant};
 use crate::results::{CostResult, CostWindow, StudyResults};
+use crate::server::Sandbox;
 use crate::workloads::sysbench::sysbench_workload;
 use anyhow::{Context, Result};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Said in every study whose cost mode ran more than one server binary.
@@ -35,7 +38,11 @@ pub(super) fn run_cost(
         let pending: Vec<_> = study
             .cost_steps()
             .into_iter()
-            .filter(|w| res.cost_for(&v.name, &w.label()).is_none())
+            .filter(|w| {
+                ibench_cost::cost_labels(study, w)
+                    .iter()
+                    .any(|l| res.cost_for(&v.name, l).is_none())
+            })
             .collect();
         if pending.is_empty() {
             continue;
@@ -60,6 +67,10 @@ pub(super) fn run_cost(
         let (sb, prov) = variant::start(&launch)?;
         record(res, format!("{} [cost]", v.name), prov);
         for w in pending {
+            if w.is_insert_benchmark() {
+                cost_of_insert_benchmark(ctx, v, w, &sb, &dumps, &mut began, res)?;
+                continue;
+            }
             progress.start(&format!("cost: {} {}", v.name, w.label()));
             let workload = sysbench_workload(&w.workload, &study.workload_options(w)?)?;
             let seed = cell_seed(res.seed, 0, &w.label(), 1);
@@ -110,6 +121,60 @@ pub(super) fn run_cost(
         drop(sb);
         variant::discard(&req.home, &name);
     }
+    Ok(())
+}
+
+/// An Insert Benchmark entry's cost results on the variant's server, each recorded and saved
+/// as soon as it is known.
+fn cost_of_insert_benchmark(
+    ctx: &RunContext,
+    v: &Variant,
+    w: &WorkloadStep,
+    sb: &Sandbox,
+    dumps: &Path,
+    began: &mut Instant,
+    res: &mut StudyResults,
+) -> Result<()> {
+    let (progress, out_dir) = (ctx.progress, &ctx.req.out_dir);
+    if !res.notes.iter().any(|n| n == ibench_cost::QUERY_NOTE) {
+        res.notes.push(ibench_cost::QUERY_NOTE.to_string());
+    }
+    progress.start(&format!("cost: {} {} l.i0", v.name, w.label()));
+    let missing: Vec<String> = ibench_cost::cost_labels(ctx.study, w)
+        .into_iter()
+        .filter(|l| res.cost_for(&v.name, l).is_none())
+        .collect();
+    let seed = res.seed;
+    let mut done = |mut entry: CostResult, step: &str| -> Result<()> {
+        entry.variant = v.name.clone();
+        if let Some(e) = &entry.error {
+            progress.note(&format!("cost {} {} failed: {e}", v.name, entry.step));
+        } else if entry.unstable {
+            progress.note(&format!(
+                "cost {} {} unstable: estimates {}",
+                v.name,
+                entry.step,
+                cost_estimates(&entry.estimates)
+            ));
+        }
+        entry.seconds = Some(began.elapsed().as_secs_f64());
+        *began = Instant::now();
+        res.cost.push(entry);
+        res.save(out_dir)?;
+        progress.done();
+        progress.start(&format!("cost: {} {} after {step}", v.name, w.label()));
+        Ok(())
+    };
+    ibench_cost::measure_entry(
+        sb,
+        ctx.study,
+        w,
+        dumps,
+        seed,
+        &|l| missing.iter().any(|m| m == l),
+        &mut done,
+    )?;
+    progress.done();
     Ok(())
 }
 

@@ -256,10 +256,11 @@ impl Study {
             .collect()
     }
 
-    /// The workload steps measured in cost mode (sysbench workloads only).
+    /// The workload entries measured in cost mode: all, or those `cost_workloads` names
+    /// (an Insert Benchmark entry by its label stands for all its steps).
     pub fn cost_steps(&self) -> Vec<&WorkloadStep> {
-        self.sysbench_steps()
-            .into_iter()
+        self.workloads
+            .iter()
             .filter(|w| {
                 self.cost_workloads
                     .as_ref()

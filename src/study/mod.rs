@@ -8,6 +8,7 @@ pub mod cost;
 mod cost_runner;
 pub mod dataset;
 pub mod file;
+pub mod ibench_cost;
 mod insert_benchmark;
 pub mod load;
 pub mod overrides;

@@ -3,6 +3,7 @@
 //! its results document, so that a resumed study does exactly what is missing.
 
 use super::file::{Mode, Study, Variant, WorkloadStep};
+use super::ibench_cost::cost_labels;
 use crate::results::{CellKey, StudyResults};
 
 /// One variant's turn in one round: the sysbench cells (index into the study's sysbench
@@ -52,7 +53,11 @@ pub fn cost_todo<'a>(study: &'a Study, res: &StudyResults) -> Vec<(&'a Variant, 
     cost_variants(study)
         .into_iter()
         .flat_map(|v| study.cost_steps().into_iter().map(move |w| (v, w)))
-        .filter(|(v, w)| res.cost_for(&v.name, &w.label()).is_none())
+        .filter(|(v, w)| {
+            cost_labels(study, w)
+                .iter()
+                .any(|l| res.cost_for(&v.name, l).is_none())
+        })
         .collect()
 }
 

@@ -2,6 +2,7 @@
 //! indexes, the rows, the step sequence and the workers of each step. The step sequence
 //! itself (checks, cleanup, results) is run by `crate::ibench`.
 
+mod one_connection;
 mod options;
 mod roles;
 mod rows;
@@ -10,6 +11,7 @@ mod steps;
 mod table;
 mod workload;
 
+pub use one_connection::{QueriesOnly, WriteWork};
 pub use options::IbenchOptions;
 pub use roles::{point_sql, range_sql, CLASSES, DELETE, INDEX, INSERT, QUERY};
 pub use schema::DATABASE;

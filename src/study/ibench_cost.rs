@@ -1,0 +1,252 @@
+//! Cost mode of an Insert Benchmark entry (docs/cost-mode.md#the-insert-benchmark), on a
+//! variant's server already under callgrind: the step sequence on one table at cost mode's
+//! own sizes, each step's work on one connection.
+//!
+//! - l.i0, l.i1, l.i2: the instructions of the connection over the whole step per inserted
+//!   row; l.x: those of its index build per indexed row. Each is measured twice from the
+//!   same table (kept aside before the step; each attempt runs on a table rebuilt from it,
+//!   and the same seed inserts the same rows); the two must agree within
+//!   [`WRITE_TOLERANCE`], else the result is unstable.
+//! - query steps: the query connection alone, writers off (their wall-clock schedule cannot
+//!   be kept under callgrind), in the windows and self-check of sysbench workloads. Writers
+//!   off, qr500 and qr1000 do what qr100 does: each query shape is measured once, at its
+//!   first step.
+
+use super::callgrind;
+use super::context::cell_seed;
+use super::cost::{self, Window};
+use super::file::{Study, WorkloadStep};
+use crate::connection::Endpoint;
+use crate::results::{CostResult, CostUnit, CostWindow};
+use crate::server::account::Account;
+use crate::server::Sandbox;
+use crate::workloads::ibench::{
+    parse_steps, schema, IbenchOptions, QueriesOnly, QueryShape, Step, StepKind, TableState,
+    WriteWork, DATABASE,
+};
+use anyhow::{Context, Result};
+use mysql::prelude::Queryable;
+use std::path::Path;
+use std::sync::Arc;
+
+/// How far a write step's two attempts may differ, relative to the lower.
+pub const WRITE_TOLERANCE: f64 = 0.005;
+
+/// Said once in a document whose cost mode measured Insert Benchmark query steps.
+pub const QUERY_NOTE: &str = "Cost mode of the Insert Benchmark's query steps counts the query connection alone, with the background writers off: their wall-clock schedule cannot be kept under callgrind. Writers off, a query step's rate makes no difference, so each query shape is measured once, at its first step (qr100 stands for qr500 and qr1000).";
+
+/// The entry's options at cost mode's sizes: one table, the study's `[cost]` rows.
+pub fn cost_options(study: &Study, w: &WorkloadStep) -> Result<IbenchOptions> {
+    let mut o = study.ibench_options(w)?;
+    o.clients = 1;
+    o.rows = study.cost.ibench_rows;
+    o.rows_i1 = study.cost.ibench_rows_i1;
+    o.rows_i2 = study.cost.ibench_rows_i2;
+    Ok(o)
+}
+
+/// The entry's steps that get a cost result, in order: every write step, and the first step
+/// of each query shape.
+pub fn measured_steps(study: &Study, w: &WorkloadStep) -> Result<Vec<Step>> {
+    let o = cost_options(study, w)?;
+    let names = w
+        .steps
+        .as_ref()
+        .map(|s| s.join(","))
+        .unwrap_or_else(|| "all".into());
+    let mut shapes: Vec<QueryShape> = Vec::new();
+    Ok(parse_steps(&names, &o)?
+        .into_iter()
+        .filter(|s| match s.kind {
+            StepKind::Query { shape, .. } if shapes.contains(&shape) => false,
+            StepKind::Query { shape, .. } => {
+                shapes.push(shape);
+                true
+            }
+            _ => true,
+        })
+        .collect())
+}
+
+/// The cost results a workload entry gives: its label for a sysbench workload, the label of
+/// each measured step for an Insert Benchmark entry.
+pub fn cost_labels(study: &Study, w: &WorkloadStep) -> Vec<String> {
+    if !w.is_insert_benchmark() {
+        return vec![w.label()];
+    }
+    measured_steps(study, w)
+        .map(|steps| steps.iter().map(|s| w.ibench_label(&s.name)).collect())
+        .unwrap_or_default()
+}
+
+/// Run the entry's steps and hand each result to `done` (which records and saves it);
+/// `wanted(label)` says whether a step's result is still missing. Every step runs, since the
+/// later ones need the tables the earlier ones leave. A failed step ends the sequence.
+pub fn measure_entry(
+    sb: &Sandbox,
+    study: &Study,
+    w: &WorkloadStep,
+    dumps: &Path,
+    base_seed: u64,
+    wanted: &dyn Fn(&str) -> bool,
+    done: &mut dyn FnMut(CostResult, &str) -> Result<()>,
+) -> Result<()> {
+    let opts = cost_options(study, w)?;
+    let admin = sb.admin_endpoint();
+    let mut conn = admin.connect_without_db()?;
+    schema::recreate(&mut conn, &opts)?;
+    let ctl = Control {
+        pid: sb.pid().context("server not running")?,
+        account: sb.server_account(),
+        dumps,
+        endpoint: admin.clone().with_database(Some(DATABASE)),
+    };
+    let windows = w.cost_events.clone().unwrap_or(study.cost.events.clone());
+    for step in measured_steps(study, w)? {
+        let label = w.ibench_label(&step.name);
+        let seed = cell_seed(base_seed, 0, &label, 1);
+        let mut entry = CostResult::new("", &label);
+        let outcome = if step.is_query() {
+            entry.unit = CostUnit::Query;
+            let table = table_state(&mut conn)?;
+            let queries = QueriesOnly::new(&step, &opts, table)?;
+            let plan = cost::Plan {
+                warmup: study.cost.warmup_events.min(windows[0]),
+                windows: windows.clone(),
+            };
+            cost::measure_in(
+                sb,
+                DATABASE,
+                &queries,
+                &plan,
+                dumps,
+                seed,
+                &mut |_, _, _| Ok(()),
+            )
+            .map(|m| (m.windows, m.estimates, m.ir_per_txn, m.unstable))
+        } else {
+            entry.unit = CostUnit::Row;
+            measure_write(&ctl, &mut conn, &step, &opts, seed)
+        };
+        let failed = outcome.is_err();
+        match outcome {
+            Ok((windows, estimates, ir, unstable)) => {
+                entry.ok = true;
+                entry.ir_per_txn = ir;
+                entry.estimates = estimates;
+                entry.unstable = unstable;
+                entry.windows = windows
+                    .iter()
+                    .map(|w| CostWindow {
+                        attempt: w.attempt,
+                        events: w.events,
+                        ir: w.ir,
+                        thread: Some(w.thread),
+                    })
+                    .collect();
+            }
+            Err(e) => entry.error = Some(format!("{e:#}")),
+        }
+        if wanted(&label) {
+            done(entry, &step.name)?;
+        }
+        if failed {
+            break;
+        }
+    }
+    let _ = schema::drop_database(&mut conn);
+    Ok(())
+}
+
+struct Control<'a> {
+    pid: i32,
+    account: Option<&'a Account>,
+    dumps: &'a Path,
+    endpoint: Endpoint,
+}
+
+fn table_state(conn: &mut mysql::Conn) -> Result<Arc<TableState>> {
+    let name = schema::table_name(0);
+    let f = schema::facts(conn, &name)?;
+    Ok(Arc::new(TableState::new(name, f.min_id, f.max_id)))
+}
+
+type Measured = (Vec<Window>, Vec<f64>, f64, bool);
+
+/// Wait until InnoDB's purge has caught up (history list empty), so that no purge of the
+/// table rebuilt just before runs beside an attempt's counted work. At most a minute: after
+/// that the attempt runs anyway, and its agreement check says whether it mattered.
+fn quiesce(conn: &mut mysql::Conn) -> Result<()> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let len: Option<(String, u64)> = conn
+            .query_first("SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'")
+            .context("reading InnoDB's history list length")?;
+        match len {
+            Some((_, n)) if n > 0 && std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(100))
+            }
+            _ => return Ok(()),
+        }
+    }
+}
+
+/// A write step twice from the same table: instructions of the connection per row.
+fn measure_write(
+    ctl: &Control,
+    conn: &mut mysql::Conn,
+    step: &Step,
+    opts: &IbenchOptions,
+    seed: u64,
+) -> Result<Measured> {
+    let table = schema::table_name(0);
+    let live = format!("{DATABASE}.{table}");
+    let copy = format!("{DATABASE}.{table}_before_cost");
+    conn.query_drop(format!("DROP TABLE IF EXISTS {copy}"))
+        .and_then(|_| conn.query_drop(format!("RENAME TABLE {live} TO {copy}")))
+        .with_context(|| format!("keeping {table} as it was before {}", step.name))?;
+    let mut windows = Vec::new();
+    let mut per_row = Vec::new();
+    for attempt in 1..=2u32 {
+        // Both attempts on a table built the same way from the copy: the same pages, the same
+        // keys, nothing left to purge.
+        conn.query_drop(format!("DROP TABLE IF EXISTS {live}"))
+            .and_then(|_| conn.query_drop(format!("CREATE TABLE {live} LIKE {copy}")))
+            .and_then(|_| conn.query_drop(format!("INSERT INTO {live} SELECT * FROM {copy}")))
+            .with_context(|| {
+                format!("rebuilding {table} for attempt {attempt} of {}", step.name)
+            })?;
+        quiesce(conn)?;
+        let mut session = ctl.endpoint.session()?;
+        let mut work = WriteWork::prepare(&mut session, step, opts, table_state(conn)?, seed)?;
+        work.before(&mut session)?;
+        let (ctl_pid, acc, dir) = (ctl.pid, ctl.account, ctl.dumps);
+        callgrind::control(&["-i", "on"], ctl_pid, acc, dir)?;
+        callgrind::control(&["-z"], ctl_pid, acc, dir)?;
+        let inserted = work.run(&mut session);
+        callgrind::control(&["-d"], ctl_pid, acc, dir)?;
+        callgrind::control(&["-i", "off"], ctl_pid, acc, dir)?;
+        let inserted = inserted.with_context(|| format!("{} attempt {attempt}", step.name))?;
+        let dump = callgrind::newest_dump(dir, ctl_pid)?;
+        let thread = callgrind::busiest_thread(std::slice::from_ref(&dump))
+            .with_context(|| format!("no thread of pid {ctl_pid} in the dump"))?;
+        let rows = if step.kind == StepKind::Index {
+            schema::facts(conn, &table)?.rows
+        } else {
+            inserted
+        };
+        anyhow::ensure!(rows > 0, "{}: no rows to count per", step.name);
+        let ir = dump.threads[&thread];
+        windows.push(Window {
+            attempt,
+            events: u32::try_from(rows).unwrap_or(u32::MAX),
+            ir,
+            thread,
+        });
+        per_row.push(ir as f64 / rows as f64);
+    }
+    conn.query_drop(format!("DROP TABLE {copy}"))?;
+    let (a, b) = (per_row[0], per_row[1]);
+    let unstable = (a - b).abs() / a.min(b) > WRITE_TOLERANCE;
+    Ok((windows, per_row.clone(), b, unstable))
+}

@@ -1,0 +1,117 @@
+//! Cost mode of the Insert Benchmark against real MariaDB sandboxes under callgrind: every
+//! step counted on the connection that did its work, per inserted or indexed row and per
+//! query, write steps twice from the same table, query steps in self-checked windows.
+
+mod common;
+
+use common::{psbench, results, text};
+
+const STUDY: &str = r#"
+name = "ibench-cost"
+mode = "cost"
+base = "ps_off"
+[cost]
+events = [60, 120, 180]
+warmup_events = 30
+ibench_rows = 3000
+ibench_rows_i1 = 600
+ibench_rows_i2 = 300
+[[variant]]
+name = "ps_off"
+scenario = "ps_off"
+[[variant]]
+name = "all_enabled"
+scenario = "all_enabled"
+[[workload]]
+name = "ib"
+workload = "insert-benchmark"
+steps = ["l.i0", "l.x", "l.i1", "l.i2", "qr100", "qp100", "qr500"]
+"#;
+
+fn f(v: &serde_json::Value) -> f64 {
+    v.as_f64().unwrap()
+}
+
+#[test]
+fn every_step_is_counted_per_row_or_per_query_on_its_connection() {
+    let tmp = common::tempdir().unwrap();
+    let file = tmp.path().join("s.toml");
+    std::fs::write(&file, STUDY).unwrap();
+    let out = tmp.path().join("out");
+    let o = psbench(&tmp.path().join("home"))
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let r = results(&out);
+    let cost = r["cost"].as_array().unwrap();
+    let get = |v: &str, step: &str| {
+        cost.iter()
+            .find(|c| c["variant"] == v && c["step"] == step)
+            .unwrap_or_else(|| panic!("no cost of {v} {step}: {cost:#?}"))
+    };
+    // qr500 does what qr100 does with the writers off: measured once, as qr100.
+    assert!(!cost.iter().any(|c| c["step"] == "ib qr500"), "{cost:#?}");
+    assert_eq!(cost.len(), 12, "six steps × two variants");
+    for v in ["ps_off", "all_enabled"] {
+        for (step, rows) in [("l.i0", 3000), ("l.x", 3100), ("l.i1", 600), ("l.i2", 300)] {
+            let c = get(v, &format!("ib {step}"));
+            assert_eq!(c["ok"], true, "{c}");
+            assert_eq!(c["unit"], "row", "{c}");
+            // Two attempts from the same table, each over the whole step: one window each,
+            // counting its rows (l.x: the 3,000 loaded and its own 100).
+            let w = c["windows"].as_array().unwrap();
+            assert_eq!(w.len(), 2, "{c}");
+            for (i, x) in w.iter().enumerate() {
+                assert_eq!(x["attempt"], i as u64 + 1);
+                assert_eq!(x["events"], rows, "{c}");
+            }
+            let per: Vec<f64> = w.iter().map(|x| f(&x["ir"]) / rows as f64).collect();
+            assert_eq!(c["estimates"].as_array().unwrap().len(), 2);
+            assert!((f(&c["ir_per_txn"]) - per[1]).abs() < 1e-6 * per[1], "{c}");
+            let apart = (per[0] - per[1]).abs() / per[0].min(per[1]);
+            assert_eq!(c["unstable"] == true, apart > 0.005, "{c}");
+            // A row costs the server thousands of instructions: tens of thousands to load,
+            // a few hundred thousand with deletes and secondary indexes. A background
+            // thread counted instead (purge, page cleaner) would be far from this.
+            let ir = f(&c["ir_per_txn"]);
+            assert!((5_000.0..1_000_000.0).contains(&ir), "{step}: {ir} per row");
+        }
+        for step in ["qr100", "qp100"] {
+            let c = get(v, &format!("ib {step}"));
+            assert_eq!(c["ok"], true, "{c}");
+            assert_eq!(c["unit"], "query", "{c}");
+            let w = c["windows"].as_array().unwrap();
+            assert!(w.len() >= 3, "{c}");
+            let e: Vec<f64> = c["estimates"].as_array().unwrap().iter().map(f).collect();
+            let spread = (e.iter().copied().fold(f64::MIN, f64::max)
+                - e.iter().copied().fold(f64::MAX, f64::min))
+                / e.iter().copied().fold(f64::MAX, f64::min);
+            assert_eq!(c["unstable"] == true, spread > 0.002, "{c}");
+        }
+    }
+    // Everything on runs performance_schema code in every statement: each query costs more
+    // than with PS off. Counting a thread that is not the query's would not show it.
+    for step in ["ib qr100", "ib qp100", "ib l.i0"] {
+        let (off, on) = (
+            f(&get("ps_off", step)["ir_per_txn"]),
+            f(&get("all_enabled", step)["ir_per_txn"]),
+        );
+        assert!(on > off * 1.02, "{step}: ps_off {off}, all_enabled {on}");
+    }
+    let notes = r["notes"].to_string();
+    assert!(notes.contains("background writers off"), "{notes}");
+    // The report names the unit and opens with the findings.
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(md.contains("| ib qr100 | all_enabled | query |"), "{md}");
+    assert!(
+        md.contains("ib l.i0: all_enabled costs ")
+            && md.contains("more instructions per row than ps_off"),
+        "{md}"
+    );
+}
