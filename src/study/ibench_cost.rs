@@ -250,3 +250,37 @@ fn measure_write(
     let unstable = (a - b).abs() / a.min(b) > WRITE_TOLERANCE;
     Ok((windows, per_row.clone(), b, unstable))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_write_step_and_each_query_shape_once_gets_a_result() {
+        let s = crate::study::file::parse(
+            r#"
+name = "t"
+[[variant]]
+name = "a"
+[[workload]]
+workload = "oltp_point_select"
+[[workload]]
+name = "ib"
+workload = "insert-benchmark"
+steps = ["l.i0", "l.x", "qr100", "qp100", "qr500", "qp1000"]
+"#,
+            "t.toml",
+        )
+        .unwrap();
+        assert_eq!(cost_labels(&s, &s.workloads[0]), ["point_select"]);
+        assert_eq!(
+            cost_labels(&s, &s.workloads[1]),
+            ["ib l.i0", "ib l.x", "ib qr100", "ib qp100"]
+        );
+        let o = cost_options(&s, &s.workloads[1]).unwrap();
+        assert_eq!(
+            (o.clients, o.rows, o.rows_i1, o.rows_i2),
+            (1, 20_000, 4_000, 1_000)
+        );
+    }
+}
