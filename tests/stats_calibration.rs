@@ -11,7 +11,7 @@
 //! (a within-round ratio spread of 5.2%, what the default study of a fresh machine showed), and
 //! one cell in 50 is disturbed unnoticed, losing 10–30%.
 
-use psbench::stats::{paired, unpaired, Verdict};
+use psbench::stats::{median, paired, unpaired, Verdict};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -62,25 +62,16 @@ fn study(rng: &mut SmallRng, rounds: usize, effect: f64, noise: f64) -> Vec<(f64
 
 /// The pre-issue-17 method, for the record: medians of each side resampled independently.
 fn unpaired_bootstrap(base: &[f64], new: &[f64], rng: &mut SmallRng) -> (f64, f64, f64) {
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        let m = v.len() / 2;
-        if v.len() % 2 == 1 {
-            v[m]
-        } else {
-            (v[m - 1] + v[m]) / 2.0
-        }
-    };
-    let ratio = median(&mut new.to_vec()) / median(&mut base.to_vec());
+    let ratio = median(new) / median(base);
     let mut rs: Vec<f64> = (0..1000)
         .map(|_| {
-            let mut b: Vec<f64> = (0..base.len())
+            let b: Vec<f64> = (0..base.len())
                 .map(|_| base[rng.random_range(0..base.len())])
                 .collect();
-            let mut n: Vec<f64> = (0..new.len())
+            let n: Vec<f64> = (0..new.len())
                 .map(|_| new[rng.random_range(0..new.len())])
                 .collect();
-            median(&mut n) / median(&mut b)
+            median(&n) / median(&b)
         })
         .collect();
     rs.sort_by(f64::total_cmp);
