@@ -217,6 +217,12 @@ fn measure_write(
                 format!("rebuilding {table} for attempt {attempt} of {}", step.name)
             })?;
         quiesce(conn)?;
+        // A read view held open on its own connection keeps InnoDB's purge off the rows this
+        // attempt deletes: whether purge got to a page before the connection's next insert
+        // did depends on thread timing under callgrind, and moved l.i1 and l.i2 by 0.5–5%.
+        let mut hold = ctl.endpoint.connect()?;
+        hold.query_drop("START TRANSACTION WITH CONSISTENT SNAPSHOT")
+            .context("opening the read view that holds purge back")?;
         let mut session = ctl.endpoint.session()?;
         let mut work = WriteWork::prepare(&mut session, step, opts, table_state(conn)?, seed)?;
         work.before(&mut session)?;
@@ -226,6 +232,9 @@ fn measure_write(
         let inserted = work.run(&mut session);
         callgrind::control(&["-d"], ctl_pid, acc, dir)?;
         callgrind::control(&["-i", "off"], ctl_pid, acc, dir)?;
+        hold.query_drop("COMMIT")
+            .context("closing the read view that held purge back")?;
+        drop(hold);
         let inserted = inserted.with_context(|| format!("{} attempt {attempt}", step.name))?;
         let dump = callgrind::newest_dump(dir, ctl_pid)?;
         let thread = callgrind::busiest_thread(std::slice::from_ref(&dump))
