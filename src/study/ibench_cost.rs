@@ -5,12 +5,13 @@
 //! - l.i0, l.i1, l.i2: the instructions of the connection over the whole step per inserted
 //!   row; l.x: those of its index build per indexed row. Each is measured twice from the
 //!   same table (kept aside before the step; each attempt runs on a table rebuilt from it,
-//!   and the same seed inserts the same rows); the two must agree within
-//!   [`WRITE_TOLERANCE`], else the result is unstable.
+//!   and the same seed inserts the same rows, with purge held back); the two must agree
+//!   within [`WRITE_TOLERANCE`], else the result is unstable.
 //! - query steps: the query connection alone, writers off (their wall-clock schedule cannot
 //!   be kept under callgrind), in the windows and self-check of sysbench workloads. Writers
-//!   off, qr500 and qr1000 do what qr100 does: each query shape is measured once, at its
-//!   first step.
+//!   off, qr500 and qr1000 do what qr100 does: each query shape is measured once, at the
+//!   first of its steps measured.
+//! - `cost_workloads` may name single steps: the write steps before them run uncounted.
 
 use super::callgrind;
 use super::context::cell_seed;
@@ -95,11 +96,11 @@ pub trait Record {
 }
 
 /// Run the entry's steps and hand each result to `rec`; `wanted` are the labels of the
-/// results still missing. The steps run in order up
-/// to the last one counted, since each needs the table the earlier ones leave: a write step
-/// not counted runs once with instrumentation off, on the seed it is counted with (the same
-/// rows), and a query step not counted is skipped (with the writers off it changes nothing).
-/// A failed step ends the sequence.
+/// results still missing. The steps run in order up to the last one counted, since each
+/// needs the table the earlier ones leave: a write step not counted runs once with
+/// instrumentation off, on the seed it is counted with (the same rows), and a query step not
+/// counted is skipped (with the writers off it changes nothing). A failed step ends the
+/// sequence.
 pub fn measure_entry(
     sb: &Sandbox,
     study: &Study,
@@ -278,7 +279,7 @@ fn measure_write(
         quiesce(conn)?;
         // A read view held open on its own connection keeps InnoDB's purge off the rows this
         // attempt deletes: whether purge got to a page before the connection's next insert
-        // did depends on thread timing under callgrind, and moved l.i1 and l.i2 by 0.5–5%.
+        // did depends on thread timing under callgrind, and moved l.i1 and l.i2 by 0.6–5%.
         let mut hold = ctl.endpoint.connect()?;
         hold.query_drop("START TRANSACTION WITH CONSISTENT SNAPSHOT")
             .context("opening the read view that holds purge back")?;
