@@ -115,3 +115,93 @@ fn every_step_is_counted_per_row_or_per_query_on_its_connection() {
         "{md}"
     );
 }
+
+/// A cost-mode study of ps_off alone: point select, and of the Insert Benchmark only l.i1 and
+/// qp100 (named alone: the steps before them run uncounted), l.i1 at `rows_i1` rows.
+fn selected_steps(rows_i1: u32) -> String {
+    format!(
+        r#"
+name = "ibench-cost-selected"
+mode = "cost"
+cost_workloads = ["point_select", "l.i1", "qp100"]
+[cost]
+events = [100, 200, 300]
+warmup_events = 50
+ibench_rows = 2000
+ibench_rows_i1 = {rows_i1}
+ibench_rows_i2 = 100
+[[variant]]
+name = "ps_off"
+scenario = "ps_off"
+[[workload]]
+workload = "oltp_point_select"
+[[workload]]
+workload = "insert-benchmark"
+"#
+    )
+}
+
+fn cost_of(study: &str) -> Vec<serde_json::Value> {
+    let tmp = common::tempdir().unwrap();
+    let file = tmp.path().join("s.toml");
+    std::fs::write(&file, study).unwrap();
+    let out = tmp.path().join("out");
+    let o = psbench(&tmp.path().join("home"))
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    results(&out)["cost"].as_array().unwrap().clone()
+}
+
+#[test]
+fn a_step_named_alone_costs_per_row_the_same_at_twice_the_rows() {
+    let small = cost_of(&selected_steps(400));
+    let large = cost_of(&selected_steps(800));
+    let get = |cost: &[serde_json::Value], step: &str| {
+        let c = cost
+            .iter()
+            .find(|c| c["step"] == step)
+            .unwrap_or_else(|| panic!("no cost of {step}: {cost:#?}"))
+            .clone();
+        assert_eq!(c["ok"], true, "{c}");
+        c
+    };
+    for cost in [&small, &large] {
+        let steps: Vec<&str> = cost.iter().map(|c| c["step"].as_str().unwrap()).collect();
+        assert_eq!(
+            steps,
+            ["point_select", "l.i1", "qp100"],
+            "only what was named"
+        );
+    }
+    // Per row, not per step: a count that took in a fixed amount (another thread's work, the
+    // step's set-up) or missed part of the rows would move with the row count.
+    let (a, b) = (
+        f(&get(&small, "l.i1")["ir_per_txn"]),
+        f(&get(&large, "l.i1")["ir_per_txn"]),
+    );
+    assert!(
+        (a - b).abs() / a.min(b) < 0.1,
+        "l.i1 per row: {a} at 400 rows, {b} at 800"
+    );
+    assert_eq!(get(&large, "l.i1")["windows"][0]["events"], 800);
+    // A qp query reads ten primary-key rows where a point select reads one, through the same
+    // parse and execute path: between one and ten point selects. The busiest thread of the
+    // wrong kind (purge, page cleaner, an idle connection) would not land there.
+    for cost in [&small, &large] {
+        let select = f(&get(cost, "point_select")["ir_per_txn"]);
+        let qp = get(cost, "qp100");
+        assert_eq!(qp["unit"], "query", "{qp}");
+        let q = f(&qp["ir_per_txn"]);
+        assert!(
+            select < q && q < 10.0 * select,
+            "qp100 {q} per query against {select} per point select"
+        );
+    }
+}

@@ -135,47 +135,55 @@ fn cost_of_insert_benchmark(
     began: &mut Instant,
     res: &mut StudyResults,
 ) -> Result<()> {
-    let (progress, out_dir) = (ctx.progress, &ctx.req.out_dir);
-    if !res.notes.iter().any(|n| n == ibench_cost::QUERY_NOTE) {
+    let queries = ibench_cost::measured_steps(ctx.study, w)?
+        .iter()
+        .any(|s| s.is_query());
+    if queries && !res.notes.iter().any(|n| n == ibench_cost::QUERY_NOTE) {
         res.notes.push(ibench_cost::QUERY_NOTE.to_string());
     }
-    progress.start(&format!("cost: {} {} l.i0", v.name, w.label()));
     let missing: Vec<String> = ibench_cost::cost_labels(ctx.study, w)
         .into_iter()
         .filter(|l| res.cost_for(&v.name, l).is_none())
         .collect();
     let seed = res.seed;
-    let mut done = |mut entry: CostResult, step: &str| -> Result<()> {
-        entry.variant = v.name.clone();
+    let mut rec = Recorder { ctx, v, began, res };
+    ibench_cost::measure_entry(sb, ctx.study, w, dumps, seed, &missing, &mut rec)
+}
+
+/// Records an Insert Benchmark step's cost result, saves the document and moves the progress on.
+struct Recorder<'a, 'b> {
+    ctx: &'a RunContext<'b>,
+    v: &'a Variant,
+    began: &'a mut Instant,
+    res: &'a mut StudyResults,
+}
+
+impl ibench_cost::Record for Recorder<'_, '_> {
+    fn begin(&mut self, label: &str) {
+        self.ctx
+            .progress
+            .start(&format!("cost: {} {label}", self.v.name));
+    }
+
+    fn done(&mut self, mut entry: CostResult) -> Result<()> {
+        let (progress, name) = (self.ctx.progress, &self.v.name);
+        entry.variant = name.clone();
         if let Some(e) = &entry.error {
-            progress.note(&format!("cost {} {} failed: {e}", v.name, entry.step));
+            progress.note(&format!("cost {name} {} failed: {e}", entry.step));
         } else if entry.unstable {
             progress.note(&format!(
-                "cost {} {} unstable: estimates {}",
-                v.name,
+                "cost {name} {} unstable: estimates {}",
                 entry.step,
                 cost_estimates(&entry.estimates)
             ));
         }
-        entry.seconds = Some(began.elapsed().as_secs_f64());
-        *began = Instant::now();
-        res.cost.push(entry);
-        res.save(out_dir)?;
+        entry.seconds = Some(self.began.elapsed().as_secs_f64());
+        *self.began = Instant::now();
+        self.res.cost.push(entry);
+        self.res.save(&self.ctx.req.out_dir)?;
         progress.done();
-        progress.start(&format!("cost: {} {} after {step}", v.name, w.label()));
         Ok(())
-    };
-    ibench_cost::measure_entry(
-        sb,
-        ctx.study,
-        w,
-        dumps,
-        seed,
-        &|l| missing.iter().any(|m| m == l),
-        &mut done,
-    )?;
-    progress.done();
-    Ok(())
+    }
 }
 
 fn cost_estimates(e: &[f64]) -> String {

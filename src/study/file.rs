@@ -76,15 +76,6 @@ impl Study {
                 }
             }
         }
-        if let Some(cw) = &self.cost_workloads {
-            for n in cw {
-                if !self.workloads.iter().any(|w| &w.label() == n) {
-                    return bad(format!(
-                        "cost_workloads names '{n}', which is no workload step"
-                    ));
-                }
-            }
-        }
         if self.rounds == 0 {
             return bad("rounds must be at least 1".into());
         }
@@ -147,6 +138,17 @@ impl Study {
             }
         }
         let cells = self.cells();
+        // After the entries' own checks: an Insert Benchmark step's label needs its steps.
+        if let Some(cw) = &self.cost_workloads {
+            for n in cw {
+                let entry = self.workloads.iter().any(|w| &w.label() == n);
+                if !entry && !cells.iter().any(|(l, _)| l == n) {
+                    return bad(format!(
+                        "cost_workloads names '{n}', which is no workload step"
+                    ));
+                }
+            }
+        }
         let steps: Vec<String> = cells.iter().map(|(l, _)| l.clone()).collect();
         let threads: Vec<u32> = cells.iter().map(|(_, t)| *t).collect();
         self.profile
@@ -256,15 +258,23 @@ impl Study {
             .collect()
     }
 
-    /// The workload entries measured in cost mode: all, or those `cost_workloads` names
-    /// (an Insert Benchmark entry by its label stands for all its steps).
+    /// Whether cost mode measures `label`: with no `cost_workloads`, everything; else what it
+    /// names. An Insert Benchmark entry's label stands for all its steps, and each step may be
+    /// named alone by its cell label ("l.i1", or "ib l.i1" in an entry named "ib").
+    pub fn cost_selects(&self, label: &str) -> bool {
+        self.cost_workloads
+            .as_ref()
+            .is_none_or(|names| names.iter().any(|n| n == label))
+    }
+
+    /// The workload entries measured in cost mode, at least in part.
     pub fn cost_steps(&self) -> Vec<&WorkloadStep> {
         self.workloads
             .iter()
             .filter(|w| {
-                self.cost_workloads
-                    .as_ref()
-                    .is_none_or(|names| names.contains(&w.label()))
+                self.cost_selects(&w.label())
+                    || (w.is_insert_benchmark()
+                        && self.cells_of(w).iter().any(|(l, _)| self.cost_selects(l)))
             })
             .collect()
     }

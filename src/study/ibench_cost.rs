@@ -5,12 +5,13 @@
 //! - l.i0, l.i1, l.i2: the instructions of the connection over the whole step per inserted
 //!   row; l.x: those of its index build per indexed row. Each is measured twice from the
 //!   same table (kept aside before the step; each attempt runs on a table rebuilt from it,
-//!   and the same seed inserts the same rows); the two must agree within
-//!   [`WRITE_TOLERANCE`], else the result is unstable.
+//!   and the same seed inserts the same rows, with purge held back); the two must agree
+//!   within [`WRITE_TOLERANCE`], else the result is unstable.
 //! - query steps: the query connection alone, writers off (their wall-clock schedule cannot
 //!   be kept under callgrind), in the windows and self-check of sysbench workloads. Writers
-//!   off, qr500 and qr1000 do what qr100 does: each query shape is measured once, at its
-//!   first step.
+//!   off, qr500 and qr1000 do what qr100 does: each query shape is measured once, at the
+//!   first of its steps measured.
+//! - `cost_workloads` may name single steps: the write steps before them run uncounted.
 
 use super::callgrind;
 use super::context::cell_seed;
@@ -33,7 +34,7 @@ use std::sync::Arc;
 pub const WRITE_TOLERANCE: f64 = 0.005;
 
 /// Said once in a document whose cost mode measured Insert Benchmark query steps.
-pub const QUERY_NOTE: &str = "Cost mode of the Insert Benchmark's query steps counts the query connection alone, with the background writers off: their wall-clock schedule cannot be kept under callgrind. Writers off, a query step's rate makes no difference, so each query shape is measured once, at its first step (qr100 stands for qr500 and qr1000).";
+pub const QUERY_NOTE: &str = "Cost mode of the Insert Benchmark's query steps counts the query connection alone, with the background writers off: their wall-clock schedule cannot be kept under callgrind. Writers off, a query step's rate makes no difference, so each query shape is measured once, at the first of its steps (qr100 stands for qr500 and qr1000).";
 
 /// The entry's options at cost mode's sizes: one table, the study's `[cost]` rows.
 pub fn cost_options(study: &Study, w: &WorkloadStep) -> Result<IbenchOptions> {
@@ -45,18 +46,25 @@ pub fn cost_options(study: &Study, w: &WorkloadStep) -> Result<IbenchOptions> {
     Ok(o)
 }
 
-/// The entry's steps that get a cost result, in order: every write step, and the first step
-/// of each query shape.
-pub fn measured_steps(study: &Study, w: &WorkloadStep) -> Result<Vec<Step>> {
+/// The entry's whole step sequence at cost mode's sizes.
+fn all_steps(study: &Study, w: &WorkloadStep) -> Result<Vec<Step>> {
     let o = cost_options(study, w)?;
     let names = w
         .steps
         .as_ref()
         .map(|s| s.join(","))
         .unwrap_or_else(|| "all".into());
+    parse_steps(&names, &o)
+}
+
+/// The entry's steps that get a cost result, in order: the write steps `cost_workloads`
+/// selects (all when it names the entry), and the first selected step of each query shape.
+pub fn measured_steps(study: &Study, w: &WorkloadStep) -> Result<Vec<Step>> {
+    let whole = study.cost_selects(&w.label());
     let mut shapes: Vec<QueryShape> = Vec::new();
-    Ok(parse_steps(&names, &o)?
+    Ok(all_steps(study, w)?
         .into_iter()
+        .filter(|s| whole || study.cost_selects(&w.ibench_label(&s.name)))
         .filter(|s| match s.kind {
             StepKind::Query { shape, .. } if shapes.contains(&shape) => false,
             StepKind::Query { shape, .. } => {
@@ -79,17 +87,28 @@ pub fn cost_labels(study: &Study, w: &WorkloadStep) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Run the entry's steps and hand each result to `done` (which records and saves it);
-/// `wanted(label)` says whether a step's result is still missing. Every step runs, since the
-/// later ones need the tables the earlier ones leave. A failed step ends the sequence.
+/// Where an entry's results go, step by step.
+pub trait Record {
+    /// Told before a step is counted.
+    fn begin(&mut self, label: &str);
+    /// Each counted step's result, to record and save.
+    fn done(&mut self, entry: CostResult) -> Result<()>;
+}
+
+/// Run the entry's steps and hand each result to `rec`; `wanted` are the labels of the
+/// results still missing. The steps run in order up to the last one counted, since each
+/// needs the table the earlier ones leave: a write step not counted runs once with
+/// instrumentation off, on the seed it is counted with (the same rows), and a query step not
+/// counted is skipped (with the writers off it changes nothing). A failed step ends the
+/// sequence.
 pub fn measure_entry(
     sb: &Sandbox,
     study: &Study,
     w: &WorkloadStep,
     dumps: &Path,
     base_seed: u64,
-    wanted: &dyn Fn(&str) -> bool,
-    done: &mut dyn FnMut(CostResult, &str) -> Result<()>,
+    wanted: &[String],
+    rec: &mut dyn Record,
 ) -> Result<()> {
     let opts = cost_options(study, w)?;
     let admin = sb.admin_endpoint();
@@ -102,12 +121,41 @@ pub fn measure_entry(
         endpoint: admin.clone().with_database(Some(DATABASE)),
     };
     let windows = w.cost_events.clone().unwrap_or(study.cost.events.clone());
-    for step in measured_steps(study, w)? {
+    let counted: Vec<String> = measured_steps(study, w)?
+        .iter()
+        .map(|s| w.ibench_label(&s.name))
+        .filter(|l| wanted.contains(l))
+        .collect();
+    let steps = all_steps(study, w)?;
+    let last = steps
+        .iter()
+        .rposition(|s| counted.contains(&w.ibench_label(&s.name)));
+    // Why the steps counted from here on cannot be: an uncounted step before them failed.
+    let mut broken: Option<String> = None;
+    for step in steps.into_iter().take(last.map_or(0, |i| i + 1)) {
         let label = w.ibench_label(&step.name);
         let seed = cell_seed(base_seed, 0, &label, 1);
+        if !counted.contains(&label) {
+            if !step.is_query() && broken.is_none() {
+                if let Err(e) = run_uncounted(&ctl, &mut conn, &step, &opts, seed) {
+                    broken = Some(format!("{label}, run uncounted to build the table: {e:#}"));
+                }
+            }
+            continue;
+        }
+        rec.begin(&label);
         let mut entry = CostResult::new("", &label);
+        entry.unit = if step.is_query() {
+            CostUnit::Query
+        } else {
+            CostUnit::Row
+        };
+        if let Some(why) = broken {
+            entry.error = Some(why);
+            rec.done(entry)?;
+            break;
+        }
         let outcome = if step.is_query() {
-            entry.unit = CostUnit::Query;
             let table = table_state(&mut conn)?;
             let queries = QueriesOnly::new(&step, &opts, table)?;
             let plan = cost::Plan {
@@ -125,7 +173,6 @@ pub fn measure_entry(
             )
             .map(|m| (m.windows, m.estimates, m.ir_per_txn, m.unstable))
         } else {
-            entry.unit = CostUnit::Row;
             measure_write(&ctl, &mut conn, &step, &opts, seed)
         };
         let failed = outcome.is_err();
@@ -147,9 +194,7 @@ pub fn measure_entry(
             }
             Err(e) => entry.error = Some(format!("{e:#}")),
         }
-        if wanted(&label) {
-            done(entry, &step.name)?;
-        }
+        rec.done(entry)?;
         if failed {
             break;
         }
@@ -191,6 +236,21 @@ fn quiesce(conn: &mut mysql::Conn) -> Result<()> {
     }
 }
 
+/// A write step once, instrumentation off, on the table as it is.
+fn run_uncounted(
+    ctl: &Control,
+    conn: &mut mysql::Conn,
+    step: &Step,
+    opts: &IbenchOptions,
+    seed: u64,
+) -> Result<()> {
+    let mut session = ctl.endpoint.session()?;
+    let mut work = WriteWork::prepare(&mut session, step, opts, table_state(conn)?, seed)?;
+    work.before(&mut session)?;
+    work.run(&mut session)?;
+    Ok(())
+}
+
 /// A write step twice from the same table: instructions of the connection per row.
 fn measure_write(
     ctl: &Control,
@@ -217,6 +277,12 @@ fn measure_write(
                 format!("rebuilding {table} for attempt {attempt} of {}", step.name)
             })?;
         quiesce(conn)?;
+        // A read view held open on its own connection keeps InnoDB's purge off the rows this
+        // attempt deletes: whether purge got to a page before the connection's next insert
+        // did depends on thread timing under callgrind, and moved l.i1 and l.i2 by 0.6–5%.
+        let mut hold = ctl.endpoint.connect()?;
+        hold.query_drop("START TRANSACTION WITH CONSISTENT SNAPSHOT")
+            .context("opening the read view that holds purge back")?;
         let mut session = ctl.endpoint.session()?;
         let mut work = WriteWork::prepare(&mut session, step, opts, table_state(conn)?, seed)?;
         work.before(&mut session)?;
@@ -226,6 +292,9 @@ fn measure_write(
         let inserted = work.run(&mut session);
         callgrind::control(&["-d"], ctl_pid, acc, dir)?;
         callgrind::control(&["-i", "off"], ctl_pid, acc, dir)?;
+        hold.query_drop("COMMIT")
+            .context("closing the read view that held purge back")?;
+        drop(hold);
         let inserted = inserted.with_context(|| format!("{} attempt {attempt}", step.name))?;
         let dump = callgrind::newest_dump(dir, ctl_pid)?;
         let thread = callgrind::busiest_thread(std::slice::from_ref(&dump))
@@ -282,5 +351,53 @@ steps = ["l.i0", "l.x", "qr100", "qp100", "qr500", "qp1000"]
             (o.clients, o.rows, o.rows_i1, o.rows_i2),
             (1, 20_000, 4_000, 1_000)
         );
+    }
+
+    const TWO_ENTRIES: &str = r#"
+name = "t"
+[[variant]]
+name = "a"
+[[workload]]
+workload = "oltp_point_select"
+[[workload]]
+name = "ib"
+workload = "insert-benchmark"
+[[workload]]
+workload = "insert-benchmark"
+steps = ["l.i0", "qr100"]
+"#;
+
+    fn with_cost_workloads(names: &str) -> Result<Study> {
+        crate::study::file::parse(
+            &format!("cost_workloads = [{names}]\n{TWO_ENTRIES}"),
+            "t.toml",
+        )
+    }
+
+    #[test]
+    fn cost_workloads_may_name_single_steps_by_their_cell_label() {
+        let s = with_cost_workloads(r#""ib l.i1", "ib qr500", "ib qp1000""#).unwrap();
+        let entries = s.cost_steps();
+        assert_eq!(entries.len(), 1);
+        assert_eq!(
+            cost_labels(&s, entries[0]),
+            ["ib l.i1", "ib qr500", "ib qp1000"]
+        );
+        // qr100 and qr500 named together: one query shape, measured once, at the first.
+        let s = with_cost_workloads(r#""ib qr100", "ib qr500""#).unwrap();
+        assert_eq!(cost_labels(&s, s.cost_steps()[0]), ["ib qr100"]);
+        // An unnamed entry's steps are named as its cells are: "l.i0" alone.
+        let s = with_cost_workloads(r#""l.i0", "point_select""#).unwrap();
+        let labels: Vec<Vec<String>> = s.cost_steps().iter().map(|w| cost_labels(&s, w)).collect();
+        assert_eq!(labels, [vec!["point_select"], vec!["l.i0"]]);
+        // The entry's label still stands for all its steps.
+        let s = with_cost_workloads(r#""insert-benchmark""#).unwrap();
+        assert_eq!(cost_labels(&s, s.cost_steps()[0]), ["l.i0", "qr100"]);
+        // A step the entry does not run, or a step without its entry's name, is a mistake.
+        for bad in [r#""qp100""#, r#""l.x""#, r#""ib l.i9""#] {
+            let e = with_cost_workloads(bad).unwrap_err();
+            assert!(crate::error::is_usage(&e), "{bad}: {e}");
+            assert!(e.to_string().contains("which is no workload step"), "{e}");
+        }
     }
 }

@@ -129,7 +129,9 @@ impl Overrides {
             }
             s.workloads
                 .retain(|w| names.contains(&w.label()) || names.contains(&w.workload));
-            let labels: Vec<String> = s.workloads.iter().map(|w| w.label()).collect();
+            // What cost mode may still name: the entries left, and their Insert Benchmark steps.
+            let mut labels: Vec<String> = s.workloads.iter().map(|w| w.label()).collect();
+            labels.extend(s.cells().into_iter().map(|(l, _)| l));
             if let Some(cw) = &mut s.cost_workloads {
                 cw.retain(|n| labels.contains(n));
                 if cw.is_empty() {

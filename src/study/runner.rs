@@ -95,7 +95,7 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
     });
 
     let turns = work::turns(&study, &res);
-    let cost_todo = work::cost_todo(&study, &res).len() as u64;
+    let cost_todo = work::cost_results_todo(&study, &res);
     let progress = Progress::new(work::cells_todo(&study, &res) + cost_todo);
     let datadirs = datadirs(&req, &study)?;
     let prefix = format!("s{}", std::process::id());

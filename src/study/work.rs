@@ -61,6 +61,20 @@ pub fn cost_todo<'a>(study: &'a Study, res: &StudyResults) -> Vec<(&'a Variant, 
         .collect()
 }
 
+/// The cost results still missing: one per step of an Insert Benchmark entry, one per
+/// sysbench entry (the progress bar counts these).
+pub fn cost_results_todo(study: &Study, res: &StudyResults) -> u64 {
+    cost_todo(study, res)
+        .iter()
+        .map(|(v, w)| {
+            cost_labels(study, w)
+                .iter()
+                .filter(|l| res.cost_for(&v.name, l).is_none())
+                .count() as u64
+        })
+        .sum()
+}
+
 /// Every variant's turn in every round that still has a cell to do, in running order.
 pub fn turns<'a>(study: &'a Study, res: &StudyResults) -> Vec<Turn<'a>> {
     let sysbench = study.sysbench_steps();
@@ -204,6 +218,8 @@ steps = ["l.i0", "qr100"]
         assert_eq!(cells_todo(&study, &res), 16);
         // Cost over every variant, of both entries.
         assert_eq!(cost_todo(&study, &res).len(), 6);
+        // The Insert Benchmark entry gives a result per step: l.i0 and qr100.
+        assert_eq!(cost_results_todo(&study, &res), 9);
     }
 
     #[test]
@@ -239,5 +255,6 @@ steps = ["l.i0", "qr100"]
         assert_eq!(cost_todo(&study, &res).len(), 5);
         res.cost.push(crate::results::CostResult::new("c", "qr100"));
         assert_eq!(cost_todo(&study, &res).len(), 4);
+        assert_eq!(cost_results_todo(&study, &res), 9 - 3);
     }
 }
