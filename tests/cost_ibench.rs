@@ -34,21 +34,7 @@ fn f(v: &serde_json::Value) -> f64 {
 
 #[test]
 fn every_step_is_counted_per_row_or_per_query_on_its_connection() {
-    let tmp = common::tempdir().unwrap();
-    let file = tmp.path().join("s.toml");
-    std::fs::write(&file, STUDY).unwrap();
-    let out = tmp.path().join("out");
-    let o = psbench(&tmp.path().join("home"))
-        .args([
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", text(&o));
-    let r = results(&out);
+    let (r, md) = run_study(STUDY);
     let cost = r["cost"].as_array().unwrap();
     let get = |v: &str, step: &str| {
         cost.iter()
@@ -107,7 +93,6 @@ fn every_step_is_counted_per_row_or_per_query_on_its_connection() {
     let notes = r["notes"].to_string();
     assert!(notes.contains("background writers off"), "{notes}");
     // The report names the unit and opens with the findings.
-    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(md.contains("| ib qr100 | all_enabled | query |"), "{md}");
     assert!(
         md.contains("ib l.i0: all_enabled costs ")
@@ -142,6 +127,11 @@ workload = "insert-benchmark"
 }
 
 fn cost_of(study: &str) -> Vec<serde_json::Value> {
+    run_study(study).0["cost"].as_array().unwrap().clone()
+}
+
+/// Runs a study file and returns its results document and summary.md.
+fn run_study(study: &str) -> (serde_json::Value, String) {
     let tmp = common::tempdir().unwrap();
     let file = tmp.path().join("s.toml");
     std::fs::write(&file, study).unwrap();
@@ -156,7 +146,8 @@ fn cost_of(study: &str) -> Vec<serde_json::Value> {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    results(&out)["cost"].as_array().unwrap().clone()
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    (results(&out), md)
 }
 
 #[test]

@@ -74,6 +74,18 @@ pub struct Window {
     pub thread: u32,
 }
 
+impl Window {
+    /// The window as the results document records it.
+    pub fn recorded(&self) -> crate::results::CostWindow {
+        crate::results::CostWindow {
+            attempt: self.attempt,
+            events: self.events,
+            ir: self.ir,
+            thread: Some(self.thread),
+        }
+    }
+}
+
 /// A variant's cost on one workload.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CostMeasurement {

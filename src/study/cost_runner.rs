@@ -5,7 +5,7 @@ use super::context::{cell_seed, record, RunContext};
 use super::file::Variant;
 use super::file::WorkloadStep;
 use super::{cost, ibench_cost, variant};
-use crate::results::{CostResult, CostWindow, StudyResults};
+use crate::results::{CostResult, StudyResults};
 use crate::server::Sandbox;
 use crate::workloads::sysbench::sysbench_workload;
 use anyhow::{Context, Result};
@@ -95,16 +95,7 @@ pub(super) fn run_cost(
                     entry.ir_per_txn = m.ir_per_txn;
                     entry.estimates = m.estimates;
                     entry.unstable = m.unstable;
-                    entry.windows = m
-                        .windows
-                        .iter()
-                        .map(|w| CostWindow {
-                            attempt: w.attempt,
-                            events: w.events,
-                            ir: w.ir,
-                            thread: Some(w.thread),
-                        })
-                        .collect();
+                    entry.windows = m.windows.iter().map(cost::Window::recorded).collect();
                 }
                 Err(e) => {
                     let msg = format!("{e:#}");

@@ -18,7 +18,7 @@ use super::context::cell_seed;
 use super::cost::{self, Window};
 use super::file::{Study, WorkloadStep};
 use crate::connection::Endpoint;
-use crate::results::{CostResult, CostUnit, CostWindow};
+use crate::results::{CostResult, CostUnit};
 use crate::server::account::Account;
 use crate::server::Sandbox;
 use crate::workloads::ibench::{
@@ -182,15 +182,7 @@ pub fn measure_entry(
                 entry.ir_per_txn = ir;
                 entry.estimates = estimates;
                 entry.unstable = unstable;
-                entry.windows = windows
-                    .iter()
-                    .map(|w| CostWindow {
-                        attempt: w.attempt,
-                        events: w.events,
-                        ir: w.ir,
-                        thread: Some(w.thread),
-                    })
-                    .collect();
+                entry.windows = windows.iter().map(Window::recorded).collect();
             }
             Err(e) => entry.error = Some(format!("{e:#}")),
         }
@@ -326,21 +318,8 @@ mod tests {
 
     #[test]
     fn each_write_step_and_each_query_shape_once_gets_a_result() {
-        let s = crate::study::file::parse(
-            r#"
-name = "t"
-[[variant]]
-name = "a"
-[[workload]]
-workload = "oltp_point_select"
-[[workload]]
-name = "ib"
-workload = "insert-benchmark"
-steps = ["l.i0", "l.x", "qr100", "qp100", "qr500", "qp1000"]
-"#,
-            "t.toml",
-        )
-        .unwrap();
+        let steps = r#"steps = ["l.i0", "l.x", "qr100", "qp100", "qr500", "qp1000"]"#;
+        let s = with_cost_workloads(r#""point_select", "ib""#, steps).unwrap();
         assert_eq!(cost_labels(&s, &s.workloads[0]), ["point_select"]);
         assert_eq!(
             cost_labels(&s, &s.workloads[1]),
@@ -353,7 +332,11 @@ steps = ["l.i0", "l.x", "qr100", "qp100", "qr500", "qp1000"]
         );
     }
 
-    const TWO_ENTRIES: &str = r#"
+    /// A study of point select and one named Insert Benchmark entry running `ib_steps` (all
+    /// steps when empty), then an unnamed entry running l.i0 and qr100.
+    fn with_cost_workloads(names: &str, ib_steps: &str) -> Result<Study> {
+        let text = format!(
+            r#"cost_workloads = [{names}]
 name = "t"
 [[variant]]
 name = "a"
@@ -362,21 +345,18 @@ workload = "oltp_point_select"
 [[workload]]
 name = "ib"
 workload = "insert-benchmark"
+{ib_steps}
 [[workload]]
 workload = "insert-benchmark"
 steps = ["l.i0", "qr100"]
-"#;
-
-    fn with_cost_workloads(names: &str) -> Result<Study> {
-        crate::study::file::parse(
-            &format!("cost_workloads = [{names}]\n{TWO_ENTRIES}"),
-            "t.toml",
-        )
+"#
+        );
+        crate::study::file::parse(&text, "t.toml")
     }
 
     #[test]
     fn cost_workloads_may_name_single_steps_by_their_cell_label() {
-        let s = with_cost_workloads(r#""ib l.i1", "ib qr500", "ib qp1000""#).unwrap();
+        let s = with_cost_workloads(r#""ib l.i1", "ib qr500", "ib qp1000""#, "").unwrap();
         let entries = s.cost_steps();
         assert_eq!(entries.len(), 1);
         assert_eq!(
@@ -384,18 +364,18 @@ steps = ["l.i0", "qr100"]
             ["ib l.i1", "ib qr500", "ib qp1000"]
         );
         // qr100 and qr500 named together: one query shape, measured once, at the first.
-        let s = with_cost_workloads(r#""ib qr100", "ib qr500""#).unwrap();
+        let s = with_cost_workloads(r#""ib qr100", "ib qr500""#, "").unwrap();
         assert_eq!(cost_labels(&s, s.cost_steps()[0]), ["ib qr100"]);
         // An unnamed entry's steps are named as its cells are: "l.i0" alone.
-        let s = with_cost_workloads(r#""l.i0", "point_select""#).unwrap();
+        let s = with_cost_workloads(r#""l.i0", "point_select""#, "").unwrap();
         let labels: Vec<Vec<String>> = s.cost_steps().iter().map(|w| cost_labels(&s, w)).collect();
         assert_eq!(labels, [vec!["point_select"], vec!["l.i0"]]);
         // The entry's label still stands for all its steps.
-        let s = with_cost_workloads(r#""insert-benchmark""#).unwrap();
+        let s = with_cost_workloads(r#""insert-benchmark""#, "").unwrap();
         assert_eq!(cost_labels(&s, s.cost_steps()[0]), ["l.i0", "qr100"]);
         // A step the entry does not run, or a step without its entry's name, is a mistake.
         for bad in [r#""qp100""#, r#""l.x""#, r#""ib l.i9""#] {
-            let e = with_cost_workloads(bad).unwrap_err();
+            let e = with_cost_workloads(bad, "").unwrap_err();
             assert!(crate::error::is_usage(&e), "{bad}: {e}");
             assert!(e.to_string().contains("which is no workload step"), "{e}");
         }
