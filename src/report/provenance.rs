@@ -3,6 +3,7 @@
 
 use super::grid::{Column, Kind, Table, Value};
 use super::subject::{variants, Subject};
+use crate::results::StudyResults;
 use std::collections::BTreeSet;
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -89,9 +90,8 @@ pub fn sources(s: &Subject) -> Table {
         id: "provenance".into(),
         title: "Study and host".into(),
         note: format!(
-            "Measured with {} round(s) of {} s after {} s of warm-up per cell; changes are called beyond {:.0}%.",
-            st.rounds,
-            st.duration,
+            "Measured with {}, after {} s of warm-up per cell; changes are called beyond {:.0}%.",
+            rounds_note(&s.results),
             st.warmup,
             st.threshold * 100.0
         ),
@@ -223,4 +223,26 @@ pub fn differing_variables(s: &Subject) -> Table {
 
 pub fn all(s: &Subject) -> Vec<Table> {
     vec![sources(s), servers(s), differing_variables(s)]
+}
+
+/// How long a cell runs: sysbench cells for the study's duration; Insert Benchmark load steps
+/// run to their row count and query steps for their own time, whatever the duration says.
+pub(super) fn rounds_note(res: &StudyResults) -> String {
+    let ibench = res.cells.iter().any(|c| c.insert_benchmark.is_some());
+    let sysbench = res.cells.iter().any(|c| c.insert_benchmark.is_none());
+    let mut how = Vec::new();
+    if sysbench {
+        how.push(format!("{} s per sysbench cell", res.study.duration));
+    }
+    if ibench {
+        how.push(
+            "Insert Benchmark load steps run to their row count, query steps for their query time"
+                .to_string(),
+        );
+    }
+    let mut note = format!("{} round(s), interleaved", res.study.rounds);
+    for h in how {
+        note = note + "; " + &h;
+    }
+    note
 }

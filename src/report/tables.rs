@@ -4,6 +4,7 @@
 
 use super::cells::{rounds, slots, steps, throughput_variants};
 use super::grid::{change_legend, column, flag_legend, label, Change, Column, Kind, Table, Value};
+use super::provenance::rounds_note;
 use super::subject::{Pair, Subject};
 use crate::results::{CellResult, Flag, StudyResults};
 use crate::stats::{median, paired, unpaired, Comparison, Summary};
@@ -90,11 +91,31 @@ fn throughput_pairs(s: &Subject) -> Vec<&Pair> {
         .collect()
 }
 
-fn rounds_note(res: &StudyResults) -> String {
-    format!(
-        "{} round(s) of {} s per cell, interleaved",
-        res.study.rounds, res.study.duration
-    )
+/// What "per second" counts: transactions for sysbench cells, each Insert Benchmark step's own
+/// unit (inserted rows, indexed rows, queries).
+fn throughput_unit(res: &StudyResults) -> String {
+    let mut units: Vec<String> = Vec::new();
+    if res.cells.iter().any(|c| c.insert_benchmark.is_none()) {
+        units.push("transactions per second".into());
+    }
+    let mut ib: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for c in &res.cells {
+        if let Some(ib_step) = &c.insert_benchmark {
+            let steps = ib.entry(ib_step.unit.as_str()).or_default();
+            if !steps.contains(&c.key.step.as_str()) {
+                steps.push(&c.key.step);
+            }
+        }
+    }
+    units.extend(
+        ib.iter()
+            .map(|(unit, steps)| format!("{unit} ({})", steps.join(", "))),
+    );
+    let mut text = units.join("; ");
+    if let Some(first) = text.get(..1) {
+        text = first.to_uppercase() + &text[1..];
+    }
+    text
 }
 
 fn missing_or(v: Option<f64>, why: &str) -> Value {
@@ -134,7 +155,8 @@ pub fn absolute_throughput(s: &Subject) -> Table {
         id: "throughput".into(),
         title: "Throughput".into(),
         note: format!(
-            "Transactions per second: median [min–max] over the successful rounds; {}.",
+            "{}: median [min–max] over the successful rounds; {}.",
+            throughput_unit(res),
             rounds_note(res)
         ),
         legend: legend_for(&rows, Vec::new()),

@@ -20,6 +20,9 @@ pub const PROFILES_DIR: &str = "profiles";
 /// Cost mode's self-check: consecutive marginal estimates of instructions per transaction may
 /// differ by at most this share of the lower; beyond it, a measurement is `unstable`.
 pub const COST_TOLERANCE: f64 = 0.002;
+/// The same for an Insert Benchmark write step, measured twice from the same table: its two
+/// figures of instructions per row may differ by at most this share of the lower.
+pub const COST_WRITE_TOLERANCE: f64 = 0.005;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StudyResults {

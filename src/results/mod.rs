@@ -15,7 +15,7 @@ pub mod study;
 pub use bench::BenchDocument;
 pub use document::{
     CellKey, CellResult, CostResult, CostUnit, CostWindow, Flag, FrameGrowth, FramesThatGrew,
-    Resources, StudyResults, COST_TOLERANCE,
+    Resources, StudyResults, COST_TOLERANCE, COST_WRITE_TOLERANCE,
 };
 pub use io::write_atomically;
 pub use provenance::{Host, PfsState, ServerOption, VariantProvenance};

@@ -31,7 +31,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// How far a write step's two attempts may differ, relative to the lower.
-pub const WRITE_TOLERANCE: f64 = 0.005;
+pub use crate::results::COST_WRITE_TOLERANCE as WRITE_TOLERANCE;
 
 /// Said once in a document whose cost mode measured Insert Benchmark query steps.
 pub const QUERY_NOTE: &str = "Cost mode of the Insert Benchmark's query steps counts the query connection alone, with the background writers off: their wall-clock schedule cannot be kept under callgrind. Writers off, a query step's rate makes no difference, so each query shape is measured once, at the first of its steps (qr100 stands for qr500 and qr1000).";
