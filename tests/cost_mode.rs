@@ -25,7 +25,7 @@ fn start_under_callgrind(home: &Path) -> (Sandbox, std::path::PathBuf, OltpOptio
     let dumps = h.sandbox_dir("cost").join("cg");
     std::fs::create_dir_all(&dumps).unwrap();
     let mut spec = SandboxSpec::new("cost", h);
-    spec.options = cost::valgrind_options();
+    spec.options = cost::valgrind_options(&[]);
     spec.wrapper = cost::wrapper(&dumps).unwrap();
     spec.datadir_from = Some(data);
     spec.ready_timeout = Duration::from_secs(180);

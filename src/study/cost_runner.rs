@@ -57,7 +57,7 @@ pub(super) fn run_cost(
             home: &req.home,
             sandbox_name: name.clone(),
             datadir: &datadirs[&v.basedir],
-            extra_options: cost::valgrind_options(),
+            extra_options: cost::valgrind_options(&variant::options(v)?),
             wrapper,
             ready_timeout: Duration::from_secs(300),
         };
