@@ -3,7 +3,7 @@
 #   mariadb-server  the embedded default server (its mariadbd is sandboxed, never run as a service)
 #   sysbench        the reference the compatibility tests and bench/ scripts compare against
 #   linux-perf      profiles (flame graphs); valgrind: cost mode (instructions per transaction)
-#   maven           fetches other MariaDB releases from Maven Central (the versions study)
+#   maven           fetches other MariaDB releases and MySQL from Maven Central (versions, mysql-*)
 #   python3         the bench/ scripts
 #   chromium        headless browser the report tests open the HTML report in
 # Uses sudo only when not root.
@@ -24,7 +24,8 @@ have chromium || need+=(chromium)
 have cc || need+=(gcc libc6-dev)
 have curl || need+=(curl ca-certificates)
 have python3 || need+=(python3)
-# Maven fetches other MariaDB releases (psbench fetch, the versions study) from Maven Central.
+# Maven fetches other MariaDB releases and MySQL (psbench fetch, the versions and mysql-*
+# studies) from Maven Central.
 have mvn || need+=(maven)
 
 if [ ${#need[@]} -gt 0 ]; then
@@ -49,4 +50,13 @@ fi
 
 echo "setup: building psbench (release)"
 cargo build --release --quiet
+# The releases the tests and built-in studies use, into psbench's cache: the tests install
+# nothing themselves, and skip (saying so here) only what could not be fetched.
+for release in "mariadb 11.4.5" "mysql 5.7.22" "mysql 8.0.15"; do
+  # shellcheck disable=SC2086
+  if ! out=$(./target/release/psbench fetch $release 2>&1 >/dev/null); then
+    echo "setup: could not fetch $release; the tests that need it will skip: $(printf '%s' "$out" | tail -n 1)"
+  fi
+done
+
 echo "setup: done ($(/usr/sbin/mariadbd --version | sed 's/.*Ver \([^ ]*\).*/mariadbd \1/'), $(sysbench --version), $(cargo --version | cut -d' ' -f1-2))"

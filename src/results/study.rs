@@ -196,8 +196,9 @@ pub struct Variant {
     /// and verified after start.
     #[serde(default)]
     pub scenario: Option<String>,
-    /// Server options KEY=VALUE, after the scenario's.
-    #[serde(default)]
+    /// Server options KEY=VALUE, after the scenario's: a list, or a table whose values are
+    /// strings, numbers, booleans (ON/OFF) or lists (the option repeated).
+    #[serde(default, deserialize_with = "server_options")]
     pub options: Vec<String>,
     /// Statements run as root after each start (runtime-settable state).
     #[serde(default)]
@@ -205,7 +206,8 @@ pub struct Variant {
     /// Another server binary tree for this variant (versions and builds).
     #[serde(default)]
     pub basedir: Option<PathBuf>,
-    /// A MariaDB release psbench fetches when missing (`mariadb-11.4.5`), instead of a basedir.
+    /// A release psbench fetches when missing (`mariadb-11.4.5`, `mysql-8.0.15`), instead of a
+    /// basedir.
     #[serde(default)]
     pub version: Option<String>,
 }
@@ -230,6 +232,52 @@ pub struct WorkloadStep {
     /// `insert-benchmark` only: its steps in order (default: all ten).
     #[serde(default)]
     pub steps: Option<Vec<String>>,
+}
+
+/// A variant's `options` as a list of `KEY=VALUE` or as a table, `{ performance_schema = "OFF" }`.
+fn server_options<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    use serde::de::Error;
+    let table = match toml::Value::deserialize(d)? {
+        toml::Value::Array(items) => {
+            return items
+                .into_iter()
+                .map(|i| match i {
+                    toml::Value::String(s) => Ok(s),
+                    other => Err(D::Error::custom(format!(
+                        "options: {other} is not a string like \"innodb_buffer_pool_size=1G\""
+                    ))),
+                })
+                .collect()
+        }
+        toml::Value::Table(t) => t,
+        other => {
+            return Err(D::Error::custom(format!(
+                "options: {other} is neither a list of \"KEY=VALUE\" nor a table"
+            )))
+        }
+    };
+    let mut out = Vec::new();
+    for (key, value) in table {
+        let values = match value {
+            toml::Value::Array(a) => a,
+            v => vec![v],
+        };
+        for v in values {
+            let text = match v {
+                toml::Value::String(s) => s,
+                toml::Value::Integer(i) => i.to_string(),
+                toml::Value::Float(f) => f.to_string(),
+                toml::Value::Boolean(b) => if b { "ON" } else { "OFF" }.to_string(),
+                other => {
+                    return Err(D::Error::custom(format!(
+                        "option '{key}': {other} is not a string, number or boolean"
+                    )))
+                }
+            };
+            out.push(format!("{key}={text}"));
+        }
+    }
+    Ok(out)
 }
 
 /// The workload name of the Insert Benchmark in a study file.

@@ -39,7 +39,8 @@ pub enum StartFailure {
 }
 
 pub fn diagnose(log: &str) -> StartFailure {
-    for line in log.lines() {
+    // A `loose_` option the server lacks is only a warning (MySQL 5.7 on `loose_mysqlx`).
+    for line in log.lines().filter(|l| !l.contains("[Warning]")) {
         for marker in [
             "unknown variable '",
             "unknown option '",
@@ -71,6 +72,19 @@ pub fn diagnose(log: &str) -> StartFailure {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_loose_option_warned_about_is_not_the_cause() {
+        let log = "2026-11-25T10:18:33.554889Z 0 [Warning] unknown variable 'loose_mysqlx=OFF'\n\
+                   2026-11-25T10:18:33.555000Z 0 [ERROR] unknown variable 'innodb_bufer_pool_size=1G'\n\
+                   2026-11-25T10:18:33.556000Z 0 [ERROR] Aborting\n";
+        match diagnose(log) {
+            StartFailure::RejectedOption { option, .. } => {
+                assert_eq!(option, "innodb_bufer_pool_size=1G")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn finds_the_rejected_option() {

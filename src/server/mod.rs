@@ -14,6 +14,7 @@ pub mod options;
 pub mod port;
 pub mod process;
 pub mod registry;
+pub mod releases;
 pub mod sandbox;
 
 pub use basedir::{Binaries, Flavour};

@@ -134,9 +134,10 @@ pub fn defaults(flavour: Flavour) -> Vec<ServerOption> {
             v.push(ServerOption::new("innodb_log_file_size", "64M"));
         }
         Flavour::MySql => {
-            // Binlog is on by default in MySQL 8 and the X plugin would take a fixed port.
+            // Binlog is on by default in MySQL 8 and the X plugin would take a fixed port;
+            // 5.7 has no X plugin built in: `loose_` lets it ignore the option.
             v.push(ServerOption::flag("skip_log_bin"));
-            v.push(ServerOption::new("mysqlx", "OFF"));
+            v.push(ServerOption::new("loose_mysqlx", "OFF"));
         }
     }
     v
@@ -153,10 +154,13 @@ pub fn merge(defaults: Vec<ServerOption>, user: &[ServerOption]) -> Vec<ServerOp
 }
 
 /// Options whose effective value differs from the one asked for: (option, what the server reports).
-/// Options that name no variable (plugin-load, performance-schema-instrument, …) are not judged here.
+/// An option naming a plugin rather than a variable (`mysqlx=OFF`) is judged by the plugin's
+/// status in `plugins` (name → `information_schema.PLUGINS.PLUGIN_STATUS`). Options that name
+/// neither (plugin-load, performance-schema-instrument, …) are not judged here.
 pub fn not_applied(
     options: &[ServerOption],
     variables: &BTreeMap<String, String>,
+    plugins: &BTreeMap<String, String>,
 ) -> Vec<(ServerOption, String)> {
     let mut bad = Vec::new();
     for opt in options {
@@ -164,6 +168,16 @@ pub fn not_applied(
         if let Some(actual) = variables.get(&var) {
             if !same_value(&want, actual) {
                 bad.push((opt.clone(), actual.clone()));
+            }
+        } else if let Some(status) = plugins.get(&var) {
+            let active = status.eq_ignore_ascii_case("ACTIVE");
+            let wanted = match want.to_ascii_uppercase().as_str() {
+                "OFF" | "0" => Some(false),
+                "ON" | "1" | "FORCE" | "FORCE_PLUS_PERMANENT" => Some(true),
+                _ => None,
+            };
+            if wanted.is_some_and(|w| w != active) {
+                bad.push((opt.clone(), format!("plugin {status}")));
             }
         }
     }
@@ -258,8 +272,23 @@ mod tests {
             "skip-log-bin",
         ]
         .map(|s| ServerOption::parse(s).unwrap());
-        assert!(not_applied(&ok, &vars).is_empty());
+        let none = BTreeMap::new();
+        assert!(not_applied(&ok, &vars, &none).is_empty());
         let bad = [ServerOption::parse("performance_schema=OFF").unwrap()];
-        assert_eq!(not_applied(&bad, &vars).len(), 1);
+        assert_eq!(not_applied(&bad, &vars, &none).len(), 1);
+        // A plugin option is judged by the plugin's status, `loose_` or not.
+        let plugins: BTreeMap<String, String> = [("mysqlx".to_string(), "ACTIVE".to_string())]
+            .into_iter()
+            .collect();
+        let off = [ServerOption::parse("loose_mysqlx=OFF").unwrap()];
+        assert_eq!(
+            not_applied(&off, &vars, &plugins),
+            [(off[0].clone(), "plugin ACTIVE".to_string())]
+        );
+        let disabled: BTreeMap<String, String> = [("mysqlx".to_string(), "DISABLED".to_string())]
+            .into_iter()
+            .collect();
+        assert!(not_applied(&off, &vars, &disabled).is_empty());
+        assert!(not_applied(&off, &vars, &none).is_empty());
     }
 }

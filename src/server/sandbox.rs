@@ -258,7 +258,8 @@ impl Sandbox {
             })?;
         }
         self.variables = self.read_variables()?;
-        let bad = options::not_applied(&self.state.options, &self.variables);
+        let plugins = self.read_plugins()?;
+        let bad = options::not_applied(&self.state.options, &self.variables, &plugins);
         if !bad.is_empty() {
             let what: Vec<String> = bad
                 .iter()
@@ -397,6 +398,15 @@ impl Sandbox {
         let rows: Vec<(String, String)> = c
             .query("SHOW GLOBAL VARIABLES")
             .with_context(|| format!("reading variables of sandbox '{}'", self.state.name))?;
+        Ok(rows.into_iter().collect())
+    }
+
+    /// Plugin name (lower case) → status, to judge options that name a plugin.
+    fn read_plugins(&self) -> Result<BTreeMap<String, String>> {
+        let mut c = self.state.admin_endpoint().connect()?;
+        let rows: Vec<(String, String)> = c
+            .query("SELECT LOWER(PLUGIN_NAME), PLUGIN_STATUS FROM information_schema.PLUGINS")
+            .with_context(|| format!("reading plugins of sandbox '{}'", self.state.name))?;
         Ok(rows.into_iter().collect())
     }
 

@@ -15,6 +15,11 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
     ("pfs-ibench", include_str!("../../studies/pfs-ibench.toml")),
     ("versions", include_str!("../../studies/versions.toml")),
+    ("mysql-pfs", include_str!("../../studies/mysql-pfs.toml")),
+    (
+        "mysql-versions",
+        include_str!("../../studies/mysql-versions.toml"),
+    ),
 ];
 
 /// The default of a bare `psbench run`.

@@ -58,7 +58,7 @@ impl Study {
                         v.name
                     ));
                 }
-                crate::server::fetch::parse_version(ver)
+                crate::server::releases::Release::parse(ver)
                     .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
             }
         }
@@ -345,6 +345,32 @@ options = { db_ps_mode = "disable", range-size = 50 }
         let e = parse(text, "s.toml").unwrap_err();
         assert!(crate::error::is_usage(&e));
         e.to_string()
+    }
+
+    #[test]
+    fn variant_options_may_be_a_table() {
+        let text = OK.replace(
+            r#"options = ["performance_schema=ON"]"#,
+            r#"options = { performance_schema = "ON", max_connections = 200, innodb_adaptive_hash_index = false, performance_schema_instrument = ["%=OFF", "wait/%=ON"] }"#,
+        );
+        let s = parse(&text, "t.toml").unwrap();
+        assert_eq!(
+            s.variants[1].options,
+            [
+                "innodb_adaptive_hash_index=OFF",
+                "max_connections=200",
+                "performance_schema=ON",
+                "performance_schema_instrument=%=OFF",
+                "performance_schema_instrument=wait/%=ON"
+            ]
+        );
+        let e = err(&OK.replace(
+            r#"options = ["performance_schema=ON"]"#,
+            r#"options = { x = { y = 1 } }"#,
+        ));
+        assert!(e.contains("option 'x'") && e.contains("s.toml"), "{e}");
+        let e = err(&OK.replace(r#"options = ["performance_schema=ON"]"#, "options = 3"));
+        assert!(e.contains("neither a list"), "{e}");
     }
 
     #[test]

