@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{psbench, results, text};
+use common::run_study;
 
 const STUDY: &str = r#"
 name = "ibench-cost"
@@ -128,26 +128,6 @@ workload = "insert-benchmark"
 
 fn cost_of(study: &str) -> Vec<serde_json::Value> {
     run_study(study).0["cost"].as_array().unwrap().clone()
-}
-
-/// Runs a study file and returns its results document and summary.md.
-fn run_study(study: &str) -> (serde_json::Value, String) {
-    let tmp = common::tempdir().unwrap();
-    let file = tmp.path().join("s.toml");
-    std::fs::write(&file, study).unwrap();
-    let out = tmp.path().join("out");
-    let o = psbench(&tmp.path().join("home"))
-        .args([
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", text(&o));
-    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
-    (results(&out), md)
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{cached_release_or_skip, psbench, results, text};
+use common::{cached_release_or_skip, run_study};
 use psbench::server::{Home, Sandbox, SandboxSpec, ServerOption};
 use psbench::study::scenarios::{scenario, PfsFlavour, NAMES};
 use std::path::Path;
@@ -145,24 +145,6 @@ fn tiny(builtin: &str, keep_variants: &[&str]) -> String {
     toml::to_string(&study).unwrap()
 }
 
-fn run(study: &str) -> (serde_json::Value, String) {
-    let tmp = common::tempdir().unwrap();
-    let file = tmp.path().join("s.toml");
-    std::fs::write(&file, study).unwrap();
-    let out = tmp.path().join("out");
-    let o = psbench(&tmp.path().join("home"))
-        .args([
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", text(&o));
-    (results(&out), text(&o))
-}
-
 #[test]
 fn mysql_pfs_tiny_end_to_end() {
     if cached_release_or_skip("mysql-5.7.22").is_none() {
@@ -172,7 +154,7 @@ fn mysql_pfs_tiny_end_to_end() {
         "mysql-pfs",
         &["ps_off", "default", "all_enabled", "waits_only"],
     );
-    let (r, out) = run(&study);
+    let (r, out) = run_study(&study);
     assert!(r["variants"]["default"]["server_version"]
         .as_str()
         .unwrap()
@@ -204,7 +186,7 @@ fn mysql_versions_tiny_end_to_end() {
         "mysql-versions",
         &["5.7_ps_off", "8.0_ps_off", "8.0_default"],
     ) + "\n[profile]\nthreads = [1]\n";
-    let (r, out) = run(&study);
+    let (r, out) = run_study(&study);
     let v = &r["variants"];
     assert!(v["8.0_default"]["server_version"]
         .as_str()

@@ -73,3 +73,23 @@ pub fn cached_release_or_skip(name: &str) -> Option<PathBuf> {
 pub fn fetch_mariadb_11_4_or_skip() -> Option<PathBuf> {
     cached_release_or_skip("mariadb-11.4.5")
 }
+
+/// Runs a study file and returns its results document and summary.md.
+pub fn run_study(study: &str) -> (serde_json::Value, String) {
+    let tmp = tempdir().unwrap();
+    let file = tmp.path().join("s.toml");
+    std::fs::write(&file, study).unwrap();
+    let out = tmp.path().join("out");
+    let o = psbench(&tmp.path().join("home"))
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    (results(&out), md)
+}
