@@ -20,7 +20,9 @@ fn start_under_callgrind(home: &Path) -> (Sandbox, std::path::PathBuf, OltpOptio
         table_size: 1000,
         ..OltpOptions::default()
     };
-    let data = dataset::prepared(&h, None, &opts, &mut std::io::sink()).unwrap();
+    let data = dataset::prepared(&h, None, &opts, &mut std::io::sink())
+        .unwrap()
+        .dir;
     // Inside the sandbox's directory, which belongs to the server's account.
     let dumps = h.sandbox_dir("cost").join("cg");
     std::fs::create_dir_all(&dumps).unwrap();

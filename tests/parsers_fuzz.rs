@@ -27,6 +27,7 @@ fn results_json() -> String {
         notes: vec![],
         steps: Vec::new(),
         frames_that_grew: None,
+        datasets: Vec::new(),
     };
     serde_json::to_string(&r).unwrap()
 }

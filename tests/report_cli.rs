@@ -45,12 +45,13 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-const REPORT_FILES: [&str; 15] = [
+const REPORT_FILES: [&str; 16] = [
     "bench.txt",
     "csv/cost.csv",
     "csv/latency.csv",
     "csv/provenance.csv",
     "csv/ratio_by_threads.csv",
+    "csv/regime-io.csv",
     "csv/relative.csv",
     "csv/resources.csv",
     "csv/servers.csv",

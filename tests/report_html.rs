@@ -117,6 +117,62 @@ fn every_step_has_its_charts_with_one_series_per_variant_or_round() {
     }
 }
 
+#[test]
+fn device_io_and_regimes_get_their_charts_and_table() {
+    use psbench::results::{DeviceIo, Regime, RegimeCheck};
+    let mut r = fixture();
+    // The fixture's cells as an IO-bound study would record them: each second's device IO
+    // and a regime check, one variant's cells outside it.
+    for c in r.cells.iter_mut() {
+        let mb = if c.key.variant == "default" {
+            40.0
+        } else {
+            20.0
+        };
+        c.per_second_device = (0..c.per_second_tps.len())
+            .map(|i| DeviceIo {
+                read_mb_s: mb + i as f64,
+                write_mb_s: mb / 2.0,
+                read_iops: 100.0 * mb,
+                write_iops: 10.0 * mb,
+            })
+            .collect();
+        c.resources.device = c.per_second_device.first().copied();
+        c.regime = Some(RegimeCheck {
+            asked: Regime::IoBound,
+            disk_reads_per_lookup: if c.key.variant == "default" {
+                0.01
+            } else {
+                1.0
+            },
+        });
+        if c.key.variant == "default" {
+            c.flags.push(psbench::results::Flag::NotIoBound);
+        }
+        c.steady_from_s = Some(0);
+    }
+    let h = render(&Subject::study(r.clone(), "x"), Format::Html).unwrap();
+    let kinds: Vec<String> = charts(&h).into_iter().map(|c| c.0).collect();
+    for step in 0..2 {
+        assert_eq!(
+            kinds[step * 6..step * 6 + 6],
+            [
+                "throughput",
+                "ratio",
+                "per-second",
+                "device-reads",
+                "device-writes",
+                "latency"
+            ],
+            "{kinds:?}"
+        );
+    }
+    assert!(h.contains("Regime, steady state and device IO"));
+    let md = render(&Subject::study(r, "x"), Format::Md).unwrap();
+    assert!(md.contains("| io-bound ✓ |"), "{md}");
+    assert!(md.contains("io-bound ✗"), "{md}");
+}
+
 fn chromium() -> Option<PathBuf> {
     for name in ["chromium", "chromium-browser", "google-chrome"] {
         let out = Command::new("sh")

@@ -1,6 +1,7 @@
 //! Probes that run alongside the driver: per-process resources of server and client from
 //! /proc, whole-machine CPU (to detect foreign load), server status deltas, PFS state.
 
+pub mod device;
 pub mod host;
 pub mod machine;
 pub mod pfs;

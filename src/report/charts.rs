@@ -355,21 +355,49 @@ pub fn ratio_vs_threads(s: &Subject, step: &str) -> Result<Chart> {
     })
 }
 
-/// Per-second throughput of every round of each variant, overlaid, at one thread count.
-pub fn per_second(s: &Subject, step: &str, threads: u32) -> Result<Chart> {
+/// A per-second series of a cell: throughput, or the device's read or write MB/s.
+pub struct Series {
+    pub kind: &'static str,
+    pub what: &'static str,
+    pub unit: &'static str,
+    pub of: fn(&crate::results::CellResult) -> Vec<f64>,
+}
+
+pub const THROUGHPUT: Series = Series {
+    kind: "per-second",
+    what: "throughput per second",
+    unit: "transactions/s",
+    of: |c| c.per_second_tps.clone(),
+};
+pub const DEVICE_READS: Series = Series {
+    kind: "device-reads",
+    what: "device reads per second",
+    unit: "MB/s read",
+    of: |c| c.per_second_device.iter().map(|d| d.read_mb_s).collect(),
+};
+pub const DEVICE_WRITES: Series = Series {
+    kind: "device-writes",
+    what: "device writes per second",
+    unit: "MB/s written",
+    of: |c| c.per_second_device.iter().map(|d| d.write_mb_s).collect(),
+};
+
+/// A per-second series of every round of each variant, overlaid over the whole measured
+/// window, at one thread count.
+pub fn per_second(s: &Subject, step: &str, threads: u32, series: &Series) -> Result<Chart> {
     let res = &s.results;
     let mut lines = Vec::new();
     for v in throughput_variants(res) {
         let mut first = true;
         for c in super::cells::rounds(res, &v, step, threads).filter(|c| c.ok) {
-            if c.per_second_tps.is_empty() {
+            let values = (series.of)(c);
+            if values.is_empty() {
                 continue;
             }
             lines.push(Line {
                 name: v.clone(),
                 colour: variant_colour(s, &v),
-                points: c
-                    .per_second_tps
+                points: values
                     .iter()
                     .enumerate()
                     .map(|(i, t)| ((i + 1) as f64, *t))
@@ -388,7 +416,7 @@ pub fn per_second(s: &Subject, step: &str, threads: u32) -> Result<Chart> {
     );
     let axes = Axes {
         x_desc: "second of the measured window",
-        y_desc: "transactions/s",
+        y_desc: series.unit,
         x_categories: Vec::new(),
         x: (0.5, seconds as f64 + 0.5),
         y,
@@ -396,9 +424,9 @@ pub fn per_second(s: &Subject, step: &str, threads: u32) -> Result<Chart> {
         y_ratio: false,
         references: Vec::new(),
     };
-    let title = format!("{step}, {threads} threads: throughput per second");
+    let title = format!("{step}, {threads} threads: {}", series.what);
     Ok(Chart {
-        kind: "per-second",
+        kind: series.kind,
         svg: draw(&title, &axes, &lines)?,
         series: lines.len(),
         title,
@@ -479,7 +507,16 @@ pub fn for_step(s: &Subject, step: &str) -> Result<Vec<Chart>> {
     {
         charts.push(ratio_vs_threads(s, step)?);
     }
-    charts.push(per_second(s, step, top)?);
+    charts.push(per_second(s, step, top, &THROUGHPUT)?);
+    // Device traffic over time, as seed 004 charts it, when the cells measured any.
+    if res
+        .cells
+        .iter()
+        .any(|c| c.key.step == step && c.key.threads == top && !c.per_second_device.is_empty())
+    {
+        charts.push(per_second(s, step, top, &DEVICE_READS)?);
+        charts.push(per_second(s, step, top, &DEVICE_WRITES)?);
+    }
     charts.push(latency(s, step, top)?);
     Ok(charts)
 }

@@ -38,6 +38,7 @@ fn threads(t: u32) -> String {
 pub fn findings(s: &Subject) -> Vec<String> {
     let mut out = cost_findings(&cost_table::rows(s));
     out.extend(throughput_findings(s));
+    out.extend(super::io_regime::findings(&s.results));
     out
 }
 

@@ -115,8 +115,12 @@ fn profiles(subject: &Subject) -> String {
 /// For the terminal: the results and their validity; latency, resources, counters and
 /// provenance stay in the files, which a study of many cells would otherwise bury it under.
 pub fn headline(subject: &Subject) -> String {
+    // A study with data regimes shows them: a result means little without its regime.
+    let regimes = super::io_regime::has_regimes(&subject.results)
+        .then(|| super::io_regime::table(&subject.results));
     let shown = tables::headline(subject)
         .into_iter()
+        .chain(regimes)
         .chain([tables::validity(subject)])
         .collect::<Vec<_>>();
     tables_of(subject.title(), &findings_section(subject), shown.iter()) + &notes(subject)

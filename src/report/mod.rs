@@ -14,6 +14,7 @@ pub mod frames_that_grew;
 pub mod gobench;
 pub mod grid;
 pub mod html;
+pub mod io_regime;
 pub mod markdown;
 pub mod provenance;
 pub mod publish;

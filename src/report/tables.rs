@@ -405,6 +405,8 @@ pub fn flag_name(f: Flag) -> &'static str {
         Flag::Errors => "errors",
         Flag::NotSteady => "not steady",
         Flag::RateNotSustained => "rate not sustained",
+        Flag::NotIoBound => "not io-bound",
+        Flag::NotCached => "not cached",
     }
 }
 
@@ -474,7 +476,7 @@ pub fn validity(s: &Subject) -> Table {
         id: "validity".into(),
         title: "Validity".into(),
         note: format!(
-            "Rounds with validity flags, retried or failed. Flags: client-bound (client above {:.0}% of a core), contaminated (other processes above {:.0}% of a core; the cell is retried), errors (above {} per transaction), not steady (first and last third differ by more than {:.0}%), rate not sustained.",
+            "Rounds with validity flags, retried or failed. Flags: client-bound (client above {:.0}% of a core), contaminated (other processes above {:.0}% of a core; the cell is retried), errors (above {} per transaction), not steady (after where steady state begins, the first and last thirds differ by more than {:.0}%), rate not sustained, not io-bound / not cached (the cell's disk reads per lookup outside its regime).",
             l.client_bound_core_share * 100.0,
             l.foreign_cpu_core_share * 100.0,
             l.error_rate,
@@ -507,9 +509,16 @@ pub fn headline(s: &Subject) -> Vec<Table> {
     t
 }
 
-/// The tables that explain a change or check a result: latency, resources, validity.
+/// The tables that explain a change or check a result: latency, resources, regime and
+/// device IO, validity.
 pub fn details(s: &Subject) -> Vec<Table> {
-    vec![latency(s), resources(s), status(s), validity(s)]
+    vec![
+        latency(s),
+        resources(s),
+        super::io_regime::table(&s.results),
+        status(s),
+        validity(s),
+    ]
 }
 
 /// Every measurement table in the order a reader wants them.

@@ -49,6 +49,25 @@ pub struct StudyResults {
     /// transaction grew most against the base. `None` in a document from before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub frames_that_grew: Option<Vec<FramesThatGrew>>,
+    /// The data each server binary started from: its size and what loading and warming cost.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub datasets: Vec<DatasetRecord>,
+}
+
+/// One server binary's prepared data.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DatasetRecord {
+    /// The server it was loaded with (`MariaDB 10.11.19`).
+    pub server: String,
+    pub tables: u32,
+    pub rows_per_table: u32,
+    /// Data and indexes on disk after loading (information_schema).
+    pub bytes: u64,
+    /// Seconds this run spent loading it (0 when it came from the cache of an earlier run).
+    pub load_s: f64,
+    /// Seconds spent reading it into the buffer pool before cached cells, over all turns.
+    #[serde(default)]
+    pub warm_s: f64,
 }
 
 /// The frames that grew most per transaction in one variant against the base, pooled over
@@ -101,6 +120,54 @@ pub enum Flag {
     NotSteady,
     /// Open-loop rate not sustained.
     RateNotSustained,
+    /// Asked to run IO-bound, but too few lookups read from disk.
+    NotIoBound,
+    /// Asked to run cached, but lookups read from disk.
+    NotCached,
+}
+
+/// The data regime a variant's throughput cells ask for (docs/study-file.md#dataset).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Regime {
+    /// The data fits the buffer pool and is read into it before measuring.
+    Cached,
+    /// The data is at least 4× the buffer pool and read past the OS page cache.
+    IoBound,
+}
+
+impl Regime {
+    pub fn label(self) -> &'static str {
+        match self {
+            Regime::Cached => "cached",
+            Regime::IoBound => "io-bound",
+        }
+    }
+}
+
+/// A cell runs IO-bound when at least this many InnoDB pages come from disk per index lookup.
+/// Measured on MariaDB 10.11 here (data 7× a 32M pool): 0.97 for point selects, 1.35 for
+/// read-only, 1.9 for read-write.
+pub const REGIME_IO_BOUND_MIN: f64 = 0.2;
+/// A cell runs cached when fewer than this many pages come from disk per index lookup.
+pub const REGIME_CACHED_MAX: f64 = 0.001;
+
+/// A cell's regime as asked and as the server's counters show it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RegimeCheck {
+    pub asked: Regime,
+    /// InnoDB pages read from disk per index lookup (Innodb_pages_read / Handler_read_key).
+    pub disk_reads_per_lookup: f64,
+}
+
+/// IO of the block device holding the datadir over a window, per second (/proc/diskstats):
+/// what reached the disk, whoever issued it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeviceIo {
+    pub read_mb_s: f64,
+    pub write_mb_s: f64,
+    pub read_iops: f64,
+    pub write_iops: f64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -120,6 +187,10 @@ pub struct Resources {
     pub pfs_memory_mb: f64,
     /// Selected SHOW GLOBAL STATUS deltas per transaction.
     pub status_per_txn: BTreeMap<String, f64>,
+    /// The device holding the datadir, over the measured window (absent when the datadir is
+    /// on no block device).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<DeviceIo>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -140,6 +211,15 @@ pub struct CellResult {
     /// p50, p95, p99, p99.9, max, avg (ms).
     pub latency_ms: BTreeMap<String, f64>,
     pub per_second_tps: Vec<f64>,
+    /// The device's IO in each second of the measured window.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_second_device: Vec<DeviceIo>,
+    /// The first second of steady state in `per_second_tps` (cells of 6 s or more).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady_from_s: Option<u32>,
+    /// The regime asked for and the counters' verdict (studies with a dataset regime).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regime: Option<RegimeCheck>,
     pub resources: Resources,
     pub flags: Vec<Flag>,
     /// The server's stacks sampled during the measured window, when the cell was profiled.

@@ -14,8 +14,9 @@ pub mod study;
 
 pub use bench::BenchDocument;
 pub use document::{
-    CellKey, CellResult, CostResult, CostUnit, CostWindow, Flag, FrameGrowth, FramesThatGrew,
-    Resources, StudyResults, COST_TOLERANCE, COST_WRITE_TOLERANCE,
+    CellKey, CellResult, CostResult, CostUnit, CostWindow, DatasetRecord, DeviceIo, Flag,
+    FrameGrowth, FramesThatGrew, Regime, RegimeCheck, Resources, StudyResults, COST_TOLERANCE,
+    COST_WRITE_TOLERANCE, REGIME_CACHED_MAX, REGIME_IO_BOUND_MIN,
 };
 pub use io::write_atomically;
 pub use provenance::{Host, PfsState, ServerOption, VariantProvenance};

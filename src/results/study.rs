@@ -56,6 +56,14 @@ pub struct Study {
     /// `profile = true` or a `[profile]` table: perf samples of the server in measured windows.
     #[serde(default)]
     pub profile: super::profile_settings::ProfileSettings,
+    /// How long the study takes at its own size on the machine its figures come from, in
+    /// minutes (`psbench studies` prints it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_minutes: Option<f64>,
+    /// What `--full` changes beyond every variant in both modes at 5 rounds: seed-sized runs
+    /// for a bigger machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full: Option<FullSize>,
     #[serde(rename = "variant", default)]
     pub variants: Vec<Variant>,
     #[serde(rename = "workload", default)]
@@ -78,10 +86,32 @@ fn default_threads() -> Vec<u32> {
     vec![1]
 }
 
+/// A study's seed-sized settings (`--full`); each replaces the study's own when given.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FullSize {
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    #[serde(default)]
+    pub duration: Option<f64>,
+    #[serde(default)]
+    pub warmup: Option<f64>,
+    #[serde(default)]
+    pub threads: Option<Vec<u32>>,
+    #[serde(default)]
+    pub tables: Option<u32>,
+    #[serde(default)]
+    pub table_size: Option<u32>,
+    /// The buffer pool of every variant that sets its own (`4G`).
+    #[serde(default)]
+    pub buffer_pool: Option<String>,
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Dataset {
-    /// `cached` (fits the buffer pool) or `io-bound` (about 4× the buffer pool).
+    /// `cached` (fits the buffer pool, read into it first) or `io-bound` (at least 4× the
+    /// buffer pool, read past the OS page cache): every variant's regime unless it names its own.
     #[serde(default)]
     pub preset: Option<String>,
     #[serde(default)]
@@ -210,6 +240,13 @@ pub struct Variant {
     /// basedir.
     #[serde(default)]
     pub version: Option<String>,
+    /// This variant's data regime (`cached` or `io-bound`), instead of the study's
+    /// `dataset.preset`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dataset: Option<String>,
+    /// A settings preset applied before the variant's own options: `durable`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

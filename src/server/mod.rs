@@ -12,6 +12,7 @@ pub mod fetch;
 pub mod home;
 pub mod options;
 pub mod port;
+pub mod presets;
 pub mod process;
 pub mod registry;
 pub mod releases;

@@ -115,6 +115,9 @@ impl ServerOption {
     }
 }
 
+/// The sandbox's buffer pool unless a variant sets its own.
+pub const DEFAULT_BUFFER_POOL: &str = "256M";
+
 /// The sandbox's max_connections unless a variant or a study asks for more.
 pub const DEFAULT_MAX_CONNECTIONS: u32 = 100;
 
@@ -122,7 +125,7 @@ pub const DEFAULT_MAX_CONNECTIONS: u32 = 100;
 /// data in memory, no fsync per commit, deterministic restarts.
 pub fn defaults(flavour: Flavour) -> Vec<ServerOption> {
     let mut v = vec![
-        ServerOption::new("innodb_buffer_pool_size", "256M"),
+        ServerOption::new("innodb_buffer_pool_size", DEFAULT_BUFFER_POOL),
         ServerOption::new("innodb_flush_log_at_trx_commit", "2"),
         ServerOption::new("max_connections", &DEFAULT_MAX_CONNECTIONS.to_string()),
         ServerOption::flag("skip_name_resolve"),
@@ -165,6 +168,21 @@ pub fn not_applied(
     let mut bad = Vec::new();
     for opt in options {
         let (var, want) = opt.expected();
+        if var == "log_bin" && as_bool(&want).is_none() {
+            // log_bin=NAME names the binlog: it reads back as log_bin=ON and a basename.
+            let base = variables.get("log_bin_basename").map(String::as_str);
+            let named = base.and_then(|b| std::path::Path::new(b).file_name());
+            let on = variables.get("log_bin").and_then(|v| as_bool(v)) == Some(true);
+            if !on || named.and_then(|n| n.to_str()) != Some(want.as_str()) {
+                let shown = format!(
+                    "log_bin={}, log_bin_basename={}",
+                    variables.get("log_bin").map_or("?", String::as_str),
+                    base.unwrap_or("?")
+                );
+                bad.push((opt.clone(), shown));
+            }
+            continue;
+        }
         if let Some(actual) = variables.get(&var) {
             if !same_value(&want, actual) {
                 bad.push((opt.clone(), actual.clone()));
@@ -290,5 +308,28 @@ mod tests {
             .collect();
         assert!(not_applied(&off, &vars, &disabled).is_empty());
         assert!(not_applied(&off, &vars, &none).is_empty());
+    }
+
+    #[test]
+    fn log_bin_with_a_name_reads_back_as_on_and_a_basename() {
+        let vars = |on: &str, base: &str| -> BTreeMap<String, String> {
+            [("log_bin", on), ("log_bin_basename", base)]
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let named = [ServerOption::parse("log_bin=binlog").unwrap()];
+        let none = BTreeMap::new();
+        assert!(not_applied(&named, &vars("ON", "/s/data/binlog"), &none).is_empty());
+        assert_eq!(
+            not_applied(&named, &vars("OFF", ""), &none)[0].1,
+            "log_bin=OFF, log_bin_basename="
+        );
+        assert_eq!(
+            not_applied(&named, &vars("ON", "/s/data/mysql-bin"), &none).len(),
+            1
+        );
+        let bare = [ServerOption::parse("log_bin").unwrap()];
+        assert!(not_applied(&bare, &vars("ON", "/s/data/x-bin"), &none).is_empty());
     }
 }

@@ -2,6 +2,7 @@
 //! within rounds, the call "changed / not changed", and the rounds a change would need.
 
 pub mod compare;
+pub mod steady;
 pub mod summary;
 
 pub use compare::{paired, rounds_to_resolve, unpaired, Comparison, Verdict, MIN_ROUNDS};

@@ -20,6 +20,11 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "mysql-versions",
         include_str!("../../studies/mysql-versions.toml"),
     ),
+    (
+        "cached-vs-io",
+        include_str!("../../studies/cached-vs-io.toml"),
+    ),
+    ("io-heavy", include_str!("../../studies/io-heavy.toml")),
 ];
 
 /// The default of a bare `psbench run`.

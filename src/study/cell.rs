@@ -4,9 +4,11 @@
 use super::file::Limits;
 use crate::connection::Endpoint;
 use crate::driver::{self, RunOptions, RunReport, Unwatched};
+use crate::probes::device::{Device, DeviceSeries};
 use crate::probes::{status, MachineSample, PfsState, ProcSample, StatusSnapshot};
 use crate::results::insert_benchmark::StepResult;
-use crate::results::{CellKey, CellResult, Flag, Resources};
+use crate::results::{CellKey, CellResult, Flag, Regime, Resources};
+use crate::stats::steady::steady_state;
 use crate::workloads::Workload;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -17,6 +19,10 @@ pub struct Target<'a> {
     /// root, for status and PFS reads outside the measured connections.
     pub admin: &'a Endpoint,
     pub server_pid: i32,
+    /// The block device holding the datadir, when it is on one.
+    pub device: Option<&'a Device>,
+    /// The regime the cell must be in, checked from the server's counters.
+    pub regime: Option<Regime>,
 }
 
 pub struct CellPlan<'a> {
@@ -93,9 +99,14 @@ pub fn probed(
         Some(p) => Some(p.start(target.server_pid)?),
         None => None,
     };
+    let device_series = target.device.map(DeviceSeries::start).transpose()?;
     let measured = window()?;
     let report = &measured.report;
     let sampled = sampling.map(|s| s.stop()).transpose()?;
+    let (device, per_second_device) = match device_series.map(|d| d.stop()).transpose()? {
+        Some((whole, seconds)) => (Some(whole), seconds),
+        None => (None, Vec::new()),
+    };
 
     let client = ProcSample::of_self()?.since(&client_before);
     let server = ProcSample::of(target.server_pid)?.since(&server_before);
@@ -154,7 +165,11 @@ pub fn probed(
         server_rss_mb: server.rss_bytes as f64 / 1048576.0,
         pfs_memory_mb: pfs.memory_bytes as f64 / 1048576.0,
         status_per_txn: status::per_transaction(&status_delta, txns),
+        device,
     };
+    let regime = target
+        .regime
+        .map(|asked| super::regime::check_cell(asked, &status_delta));
     let mut flags = Vec::new();
     if resources.client_cpu_util > limits.client_bound_core_share {
         flags.push(Flag::ClientBound);
@@ -165,9 +180,11 @@ pub fn probed(
     if per(t.errors as f64) > limits.error_rate {
         flags.push(Flag::Errors);
     }
-    if trending(&per_second_tps, limits.trend) {
+    let steady = steady_state(&per_second_tps, limits.trend);
+    if steady.is_some_and(|s| !s.settled) {
         flags.push(Flag::NotSteady);
     }
+    flags.extend(regime.and_then(super::regime::flag));
     if measured
         .insert_benchmark
         .as_ref()
@@ -190,24 +207,14 @@ pub fn probed(
         reconnects: t.reconnects,
         latency_ms,
         per_second_tps,
+        per_second_device,
+        steady_from_s: steady.map(|s| s.from as u32),
+        regime,
         resources,
         flags,
         profile,
         insert_benchmark: measured.insert_benchmark,
     })
-}
-
-/// Throughput still moving: the mean of the last third differs from the first third by more
-/// than `limit` (relative). Needs at least 6 seconds to judge.
-pub fn trending(per_second: &[f64], limit: f64) -> bool {
-    if per_second.len() < 6 {
-        return false;
-    }
-    let third = per_second.len() / 3;
-    let mean = |s: &[f64]| s.iter().sum::<f64>() / s.len() as f64;
-    let first = mean(&per_second[..third]);
-    let last = mean(&per_second[per_second.len() - third..]);
-    first > 0.0 && ((last - first) / first).abs() > limit
 }
 
 /// A cell that could not be measured, with why.
@@ -226,21 +233,12 @@ pub fn failed(key: CellKey, error: String) -> CellResult {
         reconnects: 0,
         latency_ms: BTreeMap::new(),
         per_second_tps: Vec::new(),
+        per_second_device: Vec::new(),
+        steady_from_s: None,
+        regime: None,
         resources: Resources::default(),
         flags: Vec::new(),
         profile: None,
         insert_benchmark: None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn steady_and_trending_series() {
-        let steady = [100.0, 103.0, 98.0, 101.0, 99.0, 102.0, 100.0, 97.0, 101.0];
-        assert!(!super::trending(&steady, 0.15));
-        let rising: Vec<f64> = (0..9).map(|i| 100.0 + 10.0 * i as f64).collect();
-        assert!(super::trending(&rising, 0.15));
-        assert!(!super::trending(&[1.0, 100.0], 0.15));
     }
 }

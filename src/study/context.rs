@@ -25,7 +25,7 @@ pub struct Request {
 pub struct RunContext<'a> {
     pub req: &'a Request,
     pub study: &'a Study,
-    pub datadirs: &'a BTreeMap<Option<PathBuf>, PathBuf>,
+    pub datadirs: &'a BTreeMap<Option<PathBuf>, super::dataset::Prepared>,
     pub prefix: &'a str,
     pub progress: &'a Progress,
 }

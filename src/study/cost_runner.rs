@@ -56,7 +56,7 @@ pub(super) fn run_cost(
             variant: v,
             home: &req.home,
             sandbox_name: name.clone(),
-            datadir: &datadirs[&v.basedir],
+            datadir: &datadirs[&v.basedir].dir,
             extra_options: cost::valgrind_options(&variant::options(v)?),
             wrapper,
             ready_timeout: Duration::from_secs(300),

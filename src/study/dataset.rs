@@ -15,6 +15,22 @@ pub const DATA_SEED: u64 = 20_201_024;
 /// The database the sysbench tables live in.
 pub const DATABASE: &str = "sbtest";
 
+/// A server binary's prepared data.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// The cleanly shut-down datadir every sandbox of that binary copies.
+    pub dir: PathBuf,
+    /// Data and indexes of the sysbench tables (information_schema, after loading).
+    pub bytes: u64,
+    /// The server that loaded it (`MariaDB 10.11.19`).
+    pub server: String,
+    /// Seconds this call spent loading (0 when it came from the cache).
+    pub load_s: f64,
+}
+
+/// Where a prepared dataset keeps its measured size beside the datadir.
+const SIZE_FILE: &str = "bytes";
+
 /// A prepared datadir for `basedir`'s server holding the sysbench tables `opts` describe,
 /// from the cache under `home` or loaded now (printing what it does to `log`).
 pub fn prepared(
@@ -22,7 +38,7 @@ pub fn prepared(
     basedir: Option<&Path>,
     opts: &OltpOptions,
     log: &mut dyn std::io::Write,
-) -> Result<PathBuf> {
+) -> Result<Prepared> {
     let bin = Binaries::locate(basedir)?;
     let mut h = DefaultHasher::new();
     bin.server.hash(&mut h);
@@ -47,9 +63,21 @@ pub fn prepared(
         opts.table_size
     ));
     let data = dest.join("data");
+    let size_of = |dest: &Path| -> u64 {
+        std::fs::read_to_string(dest.join(SIZE_FILE))
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0)
+    };
     if data.join(DATABASE).is_dir() {
-        return Ok(data);
+        return Ok(Prepared {
+            dir: data,
+            bytes: size_of(&dest),
+            server: bin.label(),
+            load_s: 0.0,
+        });
     }
+    let started = std::time::Instant::now();
     writeln!(
         log,
         "preparing {} table(s) x {} rows with {} (once; later runs copy it)",
@@ -67,14 +95,40 @@ pub fn prepared(
     workload
         .prepare(&ep, 2, DATA_SEED)
         .context("loading the sysbench tables")?;
+    let bytes = measured_bytes(&mut ep.connect()?)?;
     let tmp = dest.with_extension("tmp");
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp)?;
+    std::fs::write(tmp.join(SIZE_FILE), bytes.to_string())?;
     sb.snapshot(&tmp.join("data"))?;
     drop(sb);
     let _ = std::fs::remove_dir_all(home.sandbox_dir(&name));
     if std::fs::rename(&tmp, &dest).is_err() {
         let _ = std::fs::remove_dir_all(&tmp);
     }
-    Ok(data)
+    Ok(Prepared {
+        dir: data,
+        bytes,
+        server: bin.label(),
+        load_s: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Data and index bytes of the sysbench tables, with statistics refreshed first (InnoDB's
+/// are estimates until ANALYZE).
+fn measured_bytes(conn: &mut mysql::Conn) -> Result<u64> {
+    use mysql::prelude::Queryable;
+    let tables: Vec<String> = conn.exec(
+        "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?",
+        (DATABASE,),
+    )?;
+    for t in &tables {
+        conn.query_drop(format!("ANALYZE TABLE `{DATABASE}`.`{t}`"))?;
+    }
+    let bytes: Option<Option<u64>> = conn.exec_first(
+        "SELECT CAST(SUM(DATA_LENGTH + INDEX_LENGTH) AS UNSIGNED) FROM information_schema.TABLES \
+         WHERE TABLE_SCHEMA = ?",
+        (DATABASE,),
+    )?;
+    Ok(bytes.flatten().unwrap_or(0))
 }

@@ -51,6 +51,10 @@ impl Study {
                 crate::server::ServerOption::parse(o)
                     .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
             }
+            if let Some(p) = &v.settings {
+                crate::server::presets::options(p, crate::server::Flavour::MariaDb)
+                    .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
+            }
             if let Some(ver) = &v.version {
                 if v.basedir.is_some() {
                     return bad(format!(
@@ -130,13 +134,7 @@ impl Study {
                     .map_err(|e| usage(format!("{origin}: workload '{}': {e}", w.label())))?;
             }
         }
-        if let Some(p) = &self.dataset.preset {
-            if p != "cached" && p != "io-bound" {
-                return bad(format!(
-                    "dataset preset '{p}' is neither 'cached' nor 'io-bound'"
-                ));
-            }
-        }
+        super::regime::check(self).map_err(|e| usage(format!("{origin}: {e}")))?;
         let cells = self.cells();
         // After the entries' own checks: an Insert Benchmark step's label needs its steps.
         if let Some(cw) = &self.cost_workloads {
@@ -159,19 +157,20 @@ impl Study {
         Ok(())
     }
 
-    /// (tables, rows per table) of the dataset.
+    /// (tables, rows per table) of the dataset: sized from the variants' buffer pools when
+    /// any variant has a regime (study/regime.rs), else sysbench's small default.
     pub fn dataset_size(&self) -> (u32, u32) {
-        let (t, n) = match self.dataset.preset.as_deref() {
-            // About 2 GB of rows against the sandbox's 256M buffer pool.
-            Some("io-bound") => (8, 1_000_000),
-            // 4 × 100k rows ≈ 117 MB: fits the 256M buffer pool.
-            Some("cached") => (4, 100_000),
-            _ => (1, 10_000),
+        let sized = super::regime::data_bytes(self);
+        let tables = self
+            .dataset
+            .tables
+            .unwrap_or(if sized.is_some() { 8 } else { 1 });
+        let rows = match (self.dataset.table_size, sized) {
+            (Some(n), _) => n,
+            (None, Some(bytes)) => super::regime::rows_for(bytes, tables),
+            (None, None) => 10_000,
         };
-        (
-            self.dataset.tables.unwrap_or(t),
-            self.dataset.table_size.unwrap_or(n),
-        )
+        (tables, rows)
     }
 
     /// The workload's options: sysbench's defaults, the dataset, then the step's overrides.

@@ -16,6 +16,7 @@ use anyhow::{Context, Result};
 pub fn run_entry(
     ctx: &RunContext,
     sb: &Sandbox,
+    device: Option<&crate::probes::device::Device>,
     round: u32,
     variant: &str,
     w: &WorkloadStep,
@@ -29,6 +30,8 @@ pub fn run_entry(
         endpoint: &endpoint,
         admin: &admin,
         server_pid: sb.pid().context("server not running")?,
+        device,
+        regime: None,
     };
     let ib = ibench::Target {
         endpoint: &endpoint,

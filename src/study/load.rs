@@ -40,7 +40,11 @@ pub fn catalogue() -> Result<String> {
     );
     for (name, _) in builtin::BUILTIN {
         let study = builtin::builtin(name)?;
-        let _ = writeln!(s, "  {:<14} {}", name, study.description);
+        let time = study
+            .expected_minutes
+            .map(|m| format!(" (about {m:.0} min on a 2-core VM)"))
+            .unwrap_or_default();
+        let _ = writeln!(s, "  {:<14} {}{time}", name, study.description);
     }
     let flavours: Vec<&str> = scenarios::PfsFlavour::ALL
         .iter()

@@ -13,6 +13,7 @@ mod insert_benchmark;
 pub mod load;
 pub mod overrides;
 mod progress;
+pub mod regime;
 pub mod runner;
 pub mod scenarios;
 mod throughput;

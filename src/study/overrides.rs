@@ -28,6 +28,9 @@ impl Overrides {
             s.rounds = s.rounds.max(5);
             s.duration = s.duration.max(10.0);
             s.warmup = s.warmup.max(2.0);
+            if let Some(f) = s.full.clone() {
+                full_size(s, &f);
+            }
         }
         if self.cost_only {
             s.mode = Mode::Cost;
@@ -140,6 +143,41 @@ impl Overrides {
             }
         }
         super::runner::check_client_limits(s)
+    }
+}
+
+/// A study's own seed-sized settings, for `--full` on a bigger machine.
+fn full_size(s: &mut Study, f: &crate::results::study::FullSize) {
+    if let Some(r) = f.rounds {
+        s.rounds = r;
+    }
+    if let Some(d) = f.duration {
+        s.duration = d;
+    }
+    if let Some(w) = f.warmup {
+        s.warmup = w;
+    }
+    if let Some(t) = &f.threads {
+        s.threads = t.clone();
+        for w in &mut s.workloads {
+            w.threads = None;
+        }
+    }
+    if f.tables.is_some() {
+        s.dataset.tables = f.tables;
+    }
+    if f.table_size.is_some() {
+        s.dataset.table_size = f.table_size;
+    }
+    if let Some(pool) = &f.buffer_pool {
+        for v in &mut s.variants {
+            for o in &mut v.options {
+                let key = o.split('=').next().unwrap_or("").trim().replace('-', "_");
+                if key == "innodb_buffer_pool_size" {
+                    *o = format!("innodb_buffer_pool_size={pool}");
+                }
+            }
+        }
     }
 }
 

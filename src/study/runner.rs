@@ -65,6 +65,7 @@ fn document(req: &Request) -> Result<StudyResults> {
         notes: Vec::new(),
         steps: Vec::new(),
         frames_that_grew: None,
+        datasets: Vec::new(),
     })
 }
 
@@ -98,7 +99,7 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
     let turns = work::turns(&study, &res);
     let cost_todo = work::cost_results_todo(&study, &res);
     let progress = Progress::new(work::cells_todo(&study, &res) + cost_todo);
-    let datadirs = datadirs(&req, &study)?;
+    let datadirs = datadirs(&req, &study, &mut res)?;
     let prefix = format!("s{}", std::process::id());
     let ctx = RunContext {
         req: &req,
@@ -122,7 +123,8 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
 fn datadirs(
     req: &Request,
     study: &super::file::Study,
-) -> Result<BTreeMap<Option<PathBuf>, PathBuf>> {
+    res: &mut StudyResults,
+) -> Result<BTreeMap<Option<PathBuf>, dataset::Prepared>> {
     let data_opts = match study.sysbench_steps().first() {
         Some(w) => study.workload_options(w)?,
         None => study
@@ -138,10 +140,31 @@ fn datadirs(
                 &data_opts,
                 &mut std::io::stderr(),
             )?;
+            record_dataset(res, &d, data_opts.tables, data_opts.table_size);
+            let note = super::regime::size_note(study, v.basedir.as_deref(), &d.server, d.bytes);
+            if let Some(n) = note.filter(|n| !res.notes.contains(n)) {
+                res.notes.push(n);
+            }
             datadirs.insert(v.basedir.clone(), d);
         }
     }
     Ok(datadirs)
+}
+
+/// The data a binary's variants start from, once per server (a resumed study keeps the
+/// first run's loading time and adds this one's).
+fn record_dataset(res: &mut StudyResults, d: &dataset::Prepared, tables: u32, rows: u32) {
+    match res.datasets.iter_mut().find(|r| r.server == d.server) {
+        Some(r) => r.load_s += d.load_s,
+        None => res.datasets.push(crate::results::DatasetRecord {
+            server: d.server.clone(),
+            tables,
+            rows_per_table: rows,
+            bytes: d.bytes,
+            load_s: d.load_s,
+            warm_s: 0.0,
+        }),
+    }
 }
 
 /// Flame graphs and differentials of the profiled cells, and the frames that grew for the

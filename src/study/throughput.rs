@@ -6,8 +6,9 @@ use super::cell::{self, CellPlan, Target};
 use super::context::{cell_seed, record, RunContext};
 use super::file::Study;
 use super::work::Turn;
-use super::{dataset, insert_benchmark, variant};
-use crate::results::{CellKey, CellResult, Flag, StudyResults};
+use super::{dataset, insert_benchmark, regime, variant};
+use crate::probes::device::Device;
+use crate::results::{CellKey, CellResult, Flag, Regime, StudyResults};
 use crate::server::{errorlog, Sandbox};
 use crate::workloads::sysbench::sysbench_workload;
 use crate::workloads::Workload;
@@ -31,12 +32,16 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
     for turn in turns {
         let (round, v) = (turn.round, turn.variant);
         let name = variant::sandbox_name(ctx.prefix, &v.name);
+        let data = &ctx.datadirs[&v.basedir];
+        let mut extra_options = variant::connection_options(v, clients)?;
+        extra_options.extend(regime::launch_options(study, v, data.bytes));
+        let regime = regime::of(study, v);
         let launch = variant::Launch {
             variant: v,
             home: &ctx.req.home,
             sandbox_name: name.clone(),
-            datadir: &ctx.datadirs[&v.basedir],
-            extra_options: variant::connection_options(v, clients)?,
+            datadir: &data.dir,
+            extra_options,
             wrapper: Vec::new(),
             ready_timeout: Duration::from_secs(120),
         };
@@ -44,6 +49,8 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
             .start(&format!("round {} {}: starting", round + 1, v.name));
         let (mut sb, prov) = variant::start(&launch)?;
         record(res, v.name.clone(), prov);
+        let device = device_of(&sb, res);
+        prepare_regime(ctx, &sb, regime, res)?;
         for &(i, threads) in &turn.cells {
             let (w, workload) = &workloads[i];
             let key = CellKey {
@@ -63,6 +70,7 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
             let mut result = with_attempts(
                 study,
                 &sb,
+                (device.as_ref(), regime),
                 key.clone(),
                 workload.as_ref(),
                 res.seed,
@@ -85,6 +93,7 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
                 ));
                 drop(sb);
                 sb = variant::start(&launch)?.0;
+                prepare_regime(ctx, &sb, regime, res)?;
             }
             let cell = result.unwrap_or_else(|e| {
                 let msg = format!("{e:#}");
@@ -96,7 +105,7 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
             ctx.progress.done();
         }
         for w in &turn.insert_benchmark {
-            insert_benchmark::run_entry(ctx, &sb, round, &v.name, w, res)?;
+            insert_benchmark::run_entry(ctx, &sb, device.as_ref(), round, &v.name, w, res)?;
         }
         drop(sb);
         variant::discard(&ctx.req.home, &name);
@@ -124,6 +133,43 @@ fn most_connections(study: &Study) -> u32 {
     sysbench.max(ibench)
 }
 
+/// The block device holding the sandbox's datadir; when there is none (tmpfs, overlay), the
+/// study says so once and its cells go without device IO.
+fn device_of(sb: &Sandbox, res: &mut StudyResults) -> Option<Device> {
+    match Device::holding(&sb.state().datadir) {
+        Ok(d) => Some(d),
+        Err(e) => {
+            let note = format!("no device IO figures: {e:#}");
+            if !res.notes.contains(&note) {
+                res.notes.push(note);
+            }
+            None
+        }
+    }
+}
+
+/// A cached variant reads all its data into the buffer pool before its cells; the seconds
+/// it took are added to its dataset's record.
+fn prepare_regime(
+    ctx: &RunContext,
+    sb: &Sandbox,
+    regime: Option<Regime>,
+    res: &mut StudyResults,
+) -> Result<()> {
+    if regime != Some(Regime::Cached) {
+        return Ok(());
+    }
+    ctx.progress
+        .start(&format!("{}: warming the buffer pool", sb.name()));
+    let mut conn = sb.admin_endpoint().connect()?;
+    let seconds = regime::warm(&mut conn, dataset::DATABASE)?;
+    let server = sb.binaries().label();
+    if let Some(r) = res.datasets.iter_mut().find(|r| r.server == server) {
+        r.warm_s += seconds;
+    }
+    Ok(())
+}
+
 /// The tail of a dead server's error log, for a failed cell.
 fn death_note(sb: &Sandbox) -> String {
     let log = errorlog::since(sb.error_log(), 0);
@@ -137,6 +183,7 @@ fn death_note(sb: &Sandbox) -> String {
 fn with_attempts(
     study: &Study,
     sb: &Sandbox,
+    (device, regime): (Option<&Device>, Option<Regime>),
     key: CellKey,
     workload: &dyn Workload,
     base_seed: u64,
@@ -148,6 +195,8 @@ fn with_attempts(
         endpoint: &endpoint,
         admin: &admin,
         server_pid: sb.pid().context("server not running")?,
+        device,
+        regime,
     };
     let plan = CellPlan {
         seed: cell_seed(base_seed, key.round, &key.step, key.threads),

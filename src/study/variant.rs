@@ -5,7 +5,8 @@ use super::file::Variant;
 use super::scenarios;
 use crate::probes::PfsState;
 use crate::results::VariantProvenance;
-use crate::server::options::DEFAULT_MAX_CONNECTIONS;
+use crate::server::options::{self, DEFAULT_MAX_CONNECTIONS};
+use crate::server::presets;
 use crate::server::{Home, Sandbox, SandboxSpec, ServerOption};
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
@@ -85,12 +86,27 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
     }
     let mut spec = SandboxSpec::new(&l.sandbox_name, l.home.clone());
     spec.basedir = v.basedir.clone();
-    spec.options = options(v)?;
+    spec.options = match &v.settings {
+        // The variant's own options win over its preset's, key by key.
+        Some(p) => {
+            let bin = crate::server::Binaries::locate(v.basedir.as_deref())?;
+            options::merge(presets::options(p, bin.flavour)?, &options(v)?)
+        }
+        None => options(v)?,
+    };
     spec.options.extend(l.extra_options.iter().cloned());
     spec.datadir_from = Some(l.datadir.to_path_buf());
     spec.wrapper = l.wrapper.clone();
     spec.ready_timeout = l.ready_timeout;
     let sb = Sandbox::start(spec).with_context(|| format!("starting variant '{}'", v.name))?;
+    if let Some(p) = &v.settings {
+        if let Some(why) = presets::not_applied(p, sb.variables()).first() {
+            anyhow::bail!(
+                "variant '{}': settings '{p}' did not take effect: {why}",
+                v.name
+            );
+        }
+    }
     let mut admin = sb.admin_endpoint().connect()?;
     for stmt in &v.sql {
         admin

@@ -179,6 +179,7 @@ steps = ["l.i0", "qr100"]
             notes: Vec::new(),
             steps: Vec::new(),
             frames_that_grew: None,
+            datasets: Vec::new(),
         }
     }
 
