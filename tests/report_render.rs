@@ -309,3 +309,20 @@ fn frames_that_grew_say_what_the_document_holds() {
         "{none}"
     );
 }
+
+#[test]
+fn a_study_s_own_pairs_get_their_columns_and_findings() {
+    // The fixture compares default with its base ps_off; a pair the other way round adds a
+    // column (and a ratio in every row) without touching the base's.
+    let mut r = fixture();
+    r.study.pairs = vec![["ps_off".to_string(), "default".to_string()]];
+    let s = Subject::study(r, "x");
+    assert_eq!(s.pairs.len(), 2);
+    let md = render(&s, Format::Md).unwrap();
+    assert!(md.contains("default / ps_off"), "{md}");
+    assert!(md.contains("ps_off / default"), "{md}");
+    // A pair naming a variant without results is left out, not drawn empty.
+    let mut r = fixture();
+    r.study.pairs = vec![["nope".to_string(), "default".to_string()]];
+    assert_eq!(Subject::study(r, "x").pairs.len(), 1);
+}

@@ -237,7 +237,8 @@ fn settling(res: &StudyResults) -> Vec<String> {
                 n => format!("; {n} of {} never settled", cells.len()),
             };
             out.push(format!(
-                "{step}, {v} at {t} threads: steady state from {:.0} s of {} (median over rounds){never}; steady-state median {:.0}/s against {:.0}/s over the whole window.",
+                "{step}, {v} at {t} thread{}: steady state from {:.0} s of {} (median over rounds){never}; steady-state median {:.0}/s against {:.0}/s over the whole window.",
+                if t == 1 { "" } else { "s" },
                 median(&from),
                 cells[0].per_second_tps.len(),
                 median(&steady),

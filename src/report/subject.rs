@@ -60,17 +60,27 @@ impl Source {
 }
 
 impl Subject {
-    /// One study: every variant compared with the study's base.
+    /// One study: every variant compared with the study's base, then the study's own `pairs`.
     pub fn study(results: StudyResults, path: &str) -> Subject {
         let base = results.study.base_variant().to_string();
-        let pairs = variants(&results)
-            .into_iter()
-            .filter(|v| *v != base)
+        let measured = variants(&results);
+        let mut pairs: Vec<Pair> = measured
+            .iter()
+            .filter(|v| **v != base)
             .map(|new| Pair {
-                new,
+                new: new.clone(),
                 base: base.clone(),
             })
             .collect();
+        for [new, base] in &results.study.pairs {
+            let p = Pair {
+                new: new.clone(),
+                base: base.clone(),
+            };
+            if measured.contains(new) && measured.contains(base) && !pairs.contains(&p) {
+                pairs.push(p);
+            }
+        }
         let sources = vec![Source::of("", path, &results)];
         Subject {
             results,

@@ -26,6 +26,10 @@ pub struct Study {
     /// The variant every other is compared with; default: the first.
     #[serde(default)]
     pub base: Option<String>,
+    /// Further comparisons beyond every variant against the base, each `[new, base]`
+    /// (PS default against PS off within each regime, say).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pairs: Vec<[String; 2]>,
     /// Smallest relative change that is called (0.05 = 5%, as the published reports colour it).
     #[serde(default = "default_threshold")]
     pub threshold: f64,

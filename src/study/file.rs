@@ -66,6 +66,16 @@ impl Study {
                     .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
             }
         }
+        for [new, base] in &self.pairs {
+            for v in [new, base] {
+                if !self.variants.iter().any(|x| &x.name == v) {
+                    return bad(format!("pairs names '{v}', which is no variant"));
+                }
+            }
+            if new == base {
+                return bad(format!("pairs compares '{new}' with itself"));
+            }
+        }
         if let Some(b) = &self.base {
             if !self.variants.iter().any(|v| &v.name == b) {
                 return bad(format!("base = '{b}' names no variant"));
