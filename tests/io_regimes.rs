@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{cached_release_or_skip, run_study};
+use common::{cached_release_or_skip, run_study, tiny_builtin};
 use serde_json::Value;
 
 fn cells(r: &Value) -> &Vec<Value> {
@@ -105,17 +105,7 @@ options = { rand_type = "uniform" }
 /// A built-in study cut down to seconds: one round of 6 s, pools of 16M (the data is sized
 /// from them), every variant kept.
 fn tiny(builtin: &str, threads: u32) -> String {
-    let text = std::fs::read_to_string(format!(
-        "{}/studies/{builtin}.toml",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let mut study: toml::Table = toml::from_str(&text).unwrap();
-    study.insert("name".into(), format!("{builtin}-tiny").into());
-    study.insert("rounds".into(), 1.into());
-    study.insert("duration".into(), 6.into());
-    study.insert("warmup".into(), 1.into());
-    study.insert("threads".into(), vec![toml::Value::from(threads)].into());
+    let mut study = tiny_builtin(builtin, 6.0, 1.0, threads);
     study["dataset"]
         .as_table_mut()
         .unwrap()

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{cached_release_or_skip, run_study};
+use common::{cached_release_or_skip, run_study, tiny_builtin};
 use psbench::server::{Home, Sandbox, SandboxSpec, ServerOption};
 use psbench::study::scenarios::{scenario, PfsFlavour, NAMES};
 use std::path::Path;
@@ -102,17 +102,7 @@ fn defaults_start_everywhere_and_a_mistyped_option_still_fails() {
 
 /// A built-in study cut down to seconds: some of its variants, all its workloads, small.
 fn tiny(builtin: &str, keep_variants: &[&str]) -> String {
-    let text = std::fs::read_to_string(format!(
-        "{}/studies/{builtin}.toml",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap();
-    let mut study: toml::Table = toml::from_str(&text).unwrap();
-    study.insert("name".into(), format!("{builtin}-tiny").into());
-    study.insert("rounds".into(), 1.into());
-    study.insert("duration".into(), 1.into());
-    study.insert("warmup".into(), 0.3.into());
-    study.insert("threads".into(), toml::Value::Array(vec![1.into()]));
+    let mut study = tiny_builtin(builtin, 1.0, 0.3, 1);
     let variants = study["variant"].as_array().unwrap().clone();
     let kept: Vec<toml::Value> = variants
         .into_iter()

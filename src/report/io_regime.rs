@@ -12,19 +12,19 @@ pub fn has_regimes(res: &StudyResults) -> bool {
     res.cells.iter().any(|c| c.regime.is_some())
 }
 
+/// A cell flagged as outside the regime it asked for.
+fn outside_regime(c: &CellResult) -> bool {
+    c.flags
+        .iter()
+        .any(|f| matches!(f, Flag::NotIoBound | Flag::NotCached))
+}
+
 /// The regime a cell asked for and whether its counters agreed.
 fn regime_text(cells: &[&CellResult]) -> Value {
     let Some(asked) = cells.iter().find_map(|c| c.regime.map(|r| r.asked)) else {
         return Value::Missing("—".into());
     };
-    let outside = cells
-        .iter()
-        .filter(|c| {
-            c.flags
-                .iter()
-                .any(|f| matches!(f, Flag::NotIoBound | Flag::NotCached))
-        })
-        .count();
+    let outside = cells.iter().filter(|c| outside_regime(c)).count();
     Value::Text(match outside {
         0 => format!("{} ✓", asked.label()),
         n => format!("{} ✗ {n} of {} rounds outside", asked.label(), cells.len()),
@@ -176,14 +176,7 @@ pub fn findings(res: &StudyResults) -> Vec<String> {
                 .filter_map(|c| c.regime.map(|r| r.disk_reads_per_lookup))
                 .collect::<Vec<_>>(),
         );
-        let outside = cells
-            .iter()
-            .filter(|c| {
-                c.flags
-                    .iter()
-                    .any(|f| matches!(f, Flag::NotIoBound | Flag::NotCached))
-            })
-            .count();
+        let outside = cells.iter().filter(|c| outside_regime(c)).count();
         let device: Vec<f64> = cells
             .iter()
             .filter_map(|c| c.resources.device.map(|d| d.read_mb_s))

@@ -93,3 +93,16 @@ pub fn run_study(study: &str) -> (serde_json::Value, String) {
     let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
     (results(&out), md)
 }
+
+/// A built-in study (studies/NAME.toml) as a TOML table, renamed NAME-tiny and cut to one
+/// round of `duration` seconds after `warmup`, at `threads`: the caller shrinks the rest.
+pub fn tiny_builtin(name: &str, duration: f64, warmup: f64, threads: u32) -> toml::Table {
+    let path = format!("{}/studies/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    let mut study: toml::Table = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    study.insert("name".into(), format!("{name}-tiny").into());
+    study.insert("rounds".into(), 1.into());
+    study.insert("duration".into(), duration.into());
+    study.insert("warmup".into(), warmup.into());
+    study.insert("threads".into(), vec![toml::Value::from(threads)].into());
+    study
+}
