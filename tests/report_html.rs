@@ -168,9 +168,23 @@ fn device_io_and_regimes_get_their_charts_and_table() {
         );
     }
     assert!(h.contains("Regime, steady state and device IO"));
-    let md = render(&Subject::study(r, "x"), Format::Md).unwrap();
+    let md = render(&Subject::study(r.clone(), "x"), Format::Md).unwrap();
     assert!(md.contains("| io-bound ✓ |"), "{md}");
     assert!(md.contains("io-bound ✗"), "{md}");
+    // The terminal's tables too, with a Finding per variant.
+    let terminal = psbench::report::markdown::headline(&Subject::study(r, "x"));
+    assert!(
+        terminal.contains("| io-bound ✗ 3 of 3 rounds outside |"),
+        "{terminal}"
+    );
+    assert!(
+        terminal.contains("default asked for io-bound but"),
+        "{terminal}"
+    );
+    assert!(
+        terminal.contains("ps_off ran io-bound as asked"),
+        "{terminal}"
+    );
 }
 
 fn chromium() -> Option<PathBuf> {

@@ -186,6 +186,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn full_applies_a_study_s_seed_sized_settings() {
+        let mut s = crate::study::builtin::builtin("io-heavy").unwrap();
+        Overrides {
+            full: true,
+            ..Overrides::default()
+        }
+        .apply(&mut s)
+        .unwrap();
+        assert_eq!((s.rounds, s.duration, s.warmup), (3, 1800.0, 60.0));
+        assert_eq!(s.threads, [128]);
+        assert_eq!(s.dataset_size(), (8, 50_000_000));
+        for v in &s.variants {
+            assert!(v
+                .options
+                .contains(&"innodb_buffer_pool_size=12G".to_string()));
+        }
+        // Without a [full] table, --full is only rounds, duration and both modes.
+        let mut p = crate::study::builtin::builtin("pfs-overhead").unwrap();
+        let pools = p.variants.clone();
+        Overrides {
+            full: true,
+            ..Overrides::default()
+        }
+        .apply(&mut p)
+        .unwrap();
+        assert_eq!((p.rounds, p.duration), (5, 10.0));
+        assert_eq!(p.variants, pools);
+    }
+
+    #[test]
     fn overrides_apply_and_check() {
         let mut s = crate::study::builtin::builtin("pfs-overhead").unwrap();
         let o = Overrides {
