@@ -139,15 +139,29 @@ workload = "oltp_point_select"
     );
     let (t, _) = run_ok(tmp.path(), &study);
     // Every table row of the cell (absolute and relative): some says "~", none calls a change.
+    // On a loaded machine (CI beside CI) every round may be contaminated, and 1.5 s cells
+    // then swing by a third: a call resting on such rounds is marked ⚑ and the Findings say
+    // the flagged rounds entered. On rounds without contamination an A/A call is a bug.
     let rows: Vec<&str> = t
         .lines()
         .filter(|l| l.starts_with("| point_select | 1 |"))
         .collect();
-    assert!(rows.iter().any(|r| r.contains(" ~")), "{t}");
-    assert!(
-        rows.iter().all(|r| !r.contains('▲') && !r.contains('▼')),
-        "A/A must be no change: {rows:?}"
-    );
+    // The validity table's rows of the cell name the flags.
+    let contaminated = rows.iter().any(|r| r.contains("contaminated"));
+    let called: Vec<&&str> = rows
+        .iter()
+        .filter(|r| r.contains('▲') || r.contains('▼'))
+        .collect();
+    if contaminated {
+        assert!(called.iter().all(|r| r.contains('⚑')), "{t}");
+        assert!(
+            called.is_empty() || t.contains("flagged rounds enter"),
+            "{t}"
+        );
+    } else {
+        assert!(rows.iter().any(|r| r.contains(" ~")), "{t}");
+        assert!(called.is_empty(), "A/A must be no change: {rows:?}");
+    }
 }
 
 #[test]
