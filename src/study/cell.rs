@@ -135,23 +135,21 @@ pub fn probed(
     }
     latency_ms.insert("max".into(), lat.max_ms());
     latency_ms.insert("avg".into(), lat.avg_ms());
-    let per_second_tps: Vec<f64> = match &measured.insert_benchmark {
-        // The step's own operations: queries, or inserted rows (the writers' statements
-        // and the other classes would blur a trend).
-        Some(ib) => report
-            .seconds
-            .iter()
-            .map(|s| {
-                let (class, rows) = if ib.counts_queries() {
-                    (crate::workloads::ibench::QUERY, 1)
-                } else {
-                    (crate::workloads::ibench::INSERT, ib.rows_per_statement)
-                };
-                (s.classes[class].transactions * rows) as f64 / s.duration.max(1e-9)
-            })
-            .collect(),
-        None => report.seconds.iter().map(|s| s.tps).collect(),
-    };
+    // The step's own operations per second: an Insert Benchmark step's queries or inserted
+    // rows (the writers' statements and the other classes would blur a trend), else
+    // transactions.
+    let per_second_tps = rates(report.seconds.iter().map(|s| {
+        let ops = match &measured.insert_benchmark {
+            Some(ib) if ib.counts_queries() => {
+                s.classes[crate::workloads::ibench::QUERY].transactions
+            }
+            Some(ib) => {
+                s.classes[crate::workloads::ibench::INSERT].transactions * ib.rows_per_statement
+            }
+            None => s.transactions,
+        };
+        (ops as f64, s.duration)
+    }));
     let resources = Resources {
         server_cpu_us_per_txn: per(server.cpu_us as f64),
         client_cpu_us_per_txn: per(report.cpu.total_s() * 1e6),
@@ -240,5 +238,47 @@ pub fn failed(key: CellKey, error: String) -> CellResult {
         flags: Vec::new(),
         profile: None,
         insert_benchmark: None,
+    }
+}
+
+/// Shorter intervals give no rate: a window's last, partial interval can last half a
+/// millisecond, and one query in it reads as 2,000/s.
+const MIN_INTERVAL_S: f64 = 0.5;
+
+/// Operations per second of each interval long enough to give one, from (operations,
+/// seconds). Without this a 10 s query step ended in a near-empty partial interval, and
+/// the steady-state check called it not steady.
+fn rates(intervals: impl Iterator<Item = (f64, f64)>) -> Vec<f64> {
+    intervals
+        .filter(|(_, secs)| *secs >= MIN_INTERVAL_S)
+        .map(|(ops, secs)| ops / secs)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_partial_last_interval_gives_no_rate_and_fakes_no_trend() {
+        // A 10 s query step as measured: ten whole seconds near 10,000/s, then one query
+        // in the half millisecond before the threads stopped.
+        let whole = [
+            10526., 9898., 9854., 9906., 10983., 10697., 10170., 11124., 10277., 10881.,
+        ];
+        let intervals = || whole.iter().map(|&n| (n, 1.0)).chain([(1.0, 0.000_544)]);
+        let kept = rates(intervals());
+        assert_eq!(kept, whole.to_vec());
+        let steady = steady_state(&kept, 0.15).expect("10 s are judged");
+        assert!(steady.settled);
+        // The same series with the partial interval's rate kept is called not steady: the
+        // check this guards against.
+        let raw: Vec<f64> = intervals().map(|(n, s)| n / s).collect();
+        assert!(!steady_state(&raw, 0.15).unwrap().settled);
+        // A load step's last interval of 0.6 s is a rate: kept.
+        assert_eq!(
+            rates([(1000.0, 1.0), (600.0, 0.6)].into_iter()),
+            vec![1000.0; 2]
+        );
     }
 }
