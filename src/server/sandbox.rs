@@ -251,14 +251,19 @@ impl Sandbox {
                 Err(StartError::Failed(e)) => return Err(e),
             }
         }
-        {
-            let mut admin = self.state.admin_endpoint().connect()?;
-            self.access.lock_down(&mut admin).with_context(|| {
-                format!("securing the accounts of sandbox '{}'", self.state.name)
-            })?;
-        }
-        self.variables = self.read_variables()?;
-        let plugins = self.read_plugins()?;
+        // One admin connection secures the accounts and reads back what the server applied.
+        let mut admin = self.state.admin_endpoint().connect()?;
+        self.access
+            .lock_down(&mut admin)
+            .with_context(|| format!("securing the accounts of sandbox '{}'", self.state.name))?;
+        self.variables = self.read_pairs(&mut admin, "SHOW GLOBAL VARIABLES", "variables")?;
+        // Plugin name (lower case) → status, to judge options that name a plugin.
+        let plugins = self.read_pairs(
+            &mut admin,
+            "SELECT LOWER(PLUGIN_NAME), PLUGIN_STATUS FROM information_schema.PLUGINS",
+            "plugins",
+        )?;
+        drop(admin);
         let bad = options::not_applied(&self.state.options, &self.variables, &plugins);
         if !bad.is_empty() {
             let what: Vec<String> = bad
@@ -393,20 +398,16 @@ impl Sandbox {
         }
     }
 
-    fn read_variables(&self) -> Result<BTreeMap<String, String>> {
-        let mut c = self.state.admin_endpoint().connect()?;
-        let rows: Vec<(String, String)> = c
-            .query("SHOW GLOBAL VARIABLES")
-            .with_context(|| format!("reading variables of sandbox '{}'", self.state.name))?;
-        Ok(rows.into_iter().collect())
-    }
-
-    /// Plugin name (lower case) → status, to judge options that name a plugin.
-    fn read_plugins(&self) -> Result<BTreeMap<String, String>> {
-        let mut c = self.state.admin_endpoint().connect()?;
-        let rows: Vec<(String, String)> = c
-            .query("SELECT LOWER(PLUGIN_NAME), PLUGIN_STATUS FROM information_schema.PLUGINS")
-            .with_context(|| format!("reading plugins of sandbox '{}'", self.state.name))?;
+    /// A two-column query's rows as name → value.
+    fn read_pairs(
+        &self,
+        admin: &mut mysql::Conn,
+        query: &str,
+        what: &str,
+    ) -> Result<BTreeMap<String, String>> {
+        let rows: Vec<(String, String)> = admin
+            .query(query)
+            .with_context(|| format!("reading {what} of sandbox '{}'", self.state.name))?;
         Ok(rows.into_iter().collect())
     }
 
