@@ -76,23 +76,25 @@ pub fn connection_options(v: &Variant, clients: u32) -> Result<Vec<ServerOption>
 /// Start, apply, verify. An error here means the variant did not take effect: it stops the study.
 pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
     let v = l.variant;
-    if let Some(s) = &v.scenario {
+    // Located once (it runs `mysqld --version`), only when the scenario or preset needs it.
+    let bin = if v.scenario.is_some() || v.settings.is_some() {
+        Some(crate::server::Binaries::locate(v.basedir.as_deref())?)
+    } else {
+        None
+    };
+    if let (Some(s), Some(bin)) = (&v.scenario, &bin) {
         // Before the server starts: a scenario its flavour lacks is named, not left to the
         // server's "unknown variable".
-        let bin = crate::server::Binaries::locate(v.basedir.as_deref())?;
         scenarios::scenario(s)?
             .available_on(scenarios::PfsFlavour::of(bin.flavour, &bin.version))
             .map_err(|e| crate::error::usage(format!("variant '{}': {e}", v.name)))?;
     }
     let mut spec = SandboxSpec::new(&l.sandbox_name, l.home.clone());
     spec.basedir = v.basedir.clone();
-    spec.options = match &v.settings {
+    spec.options = match (&v.settings, &bin) {
         // The variant's own options win over its preset's, key by key.
-        Some(p) => {
-            let bin = crate::server::Binaries::locate(v.basedir.as_deref())?;
-            options::merge(presets::options(p, bin.flavour)?, &options(v)?)
-        }
-        None => options(v)?,
+        (Some(p), Some(bin)) => options::merge(presets::options(p, bin.flavour)?, &options(v)?),
+        _ => options(v)?,
     };
     spec.options.extend(l.extra_options.iter().cloned());
     spec.datadir_from = Some(l.datadir.to_path_buf());
