@@ -172,8 +172,9 @@ fn full_size(s: &mut Study, f: &crate::results::study::FullSize) {
     if let Some(pool) = &f.buffer_pool {
         for v in &mut s.variants {
             for o in &mut v.options {
-                let key = o.split('=').next().unwrap_or("").trim().replace('-', "_");
-                if key == "innodb_buffer_pool_size" {
+                let pool_option = crate::server::ServerOption::parse(o)
+                    .is_ok_and(|p| p.base_key() == "innodb_buffer_pool_size");
+                if pool_option {
                     *o = format!("innodb_buffer_pool_size={pool}");
                 }
             }
