@@ -1,6 +1,7 @@
 use crate::error::usage;
 use crate::server::fetch;
 use crate::server::releases;
+use crate::server::Flavour;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 
@@ -33,11 +34,12 @@ pub fn command(a: FetchArgs) -> Result<()> {
     let (Some(product), Some(release)) = (a.product, a.release) else {
         return Err(usage("give an engine and a release, or --list"));
     };
-    let engine = match product {
-        Product::Mariadb => "mariadb",
-        Product::Mysql => "mysql",
+    let flavour = match product {
+        Product::Mariadb => Flavour::MariaDb,
+        Product::Mysql => Flavour::MySql,
     };
-    let name = format!("{engine}-{release}");
+    // The release's own name (`mysql-8.0.15`), as a study's `version` writes it.
+    let name = releases::Release::of(flavour, &release).name();
     let dir = fetch::release(&name, &fetch::cache_dir(), &mut std::io::stderr())?;
     let bin = crate::server::Binaries::locate(Some(&dir))?;
     eprintln!("{} runs: {}", bin.label(), bin.version);
