@@ -50,13 +50,13 @@ const LEVEL: f64 = 0.95;
 const POWER: f64 = 0.8;
 
 /// The t quantile with `df` degrees of freedom.
-fn t_quantile(p: f64, df: f64) -> f64 {
+pub(super) fn t_quantile(p: f64, df: f64) -> f64 {
     StudentsT::new(0.0, 1.0, df)
         .map(|t| t.inverse_cdf(p))
         .unwrap_or(f64::NAN)
 }
 
-fn mean_and_var(x: &[f64]) -> (f64, f64) {
+pub(super) fn mean_and_var(x: &[f64]) -> (f64, f64) {
     let n = x.len() as f64;
     let mean = x.iter().sum::<f64>() / n;
     let var = if x.len() > 1 {
