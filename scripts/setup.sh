@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what psbench needs on Debian (only what is missing) and builds it.
 #   mariadb-server  the embedded default server (its mariadbd is sandboxed, never run as a service)
+#   postgresql      PostgreSQL 15 with pgbench, pg_stat_statements and auto_explain (sandboxed too)
 #   sysbench        the reference the compatibility tests and bench/ scripts compare against
 #   linux-perf      profiles (flame graphs); valgrind: cost mode (instructions per transaction)
 #   maven           fetches other MariaDB releases and MySQL from Maven Central (versions, mysql-*)
@@ -17,6 +18,7 @@ need=()
 have() { command -v "$1" >/dev/null 2>&1; }
 [ -x /usr/sbin/mariadbd ] || have mariadbd || need+=(mariadb-server)
 have mariadb || need+=(mariadb-client)
+compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null || need+=(postgresql)
 have sysbench || need+=(sysbench)
 have perf || need+=(linux-perf)
 have valgrind || need+=(valgrind)
@@ -32,7 +34,8 @@ if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -q >/dev/null
-  # policy-rc.d keeps apt from starting a system MariaDB service: psbench runs its own sandboxes.
+  # policy-rc.d keeps apt from starting a system MariaDB or PostgreSQL service: psbench runs
+  # its own sandboxes.
   if [ ! -e /usr/sbin/policy-rc.d ]; then
     printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
     $SUDO chmod +x /usr/sbin/policy-rc.d
@@ -52,7 +55,7 @@ echo "setup: building psbench (release)"
 cargo build --release --quiet
 # The releases the tests and built-in studies use, into psbench's cache: the tests install
 # nothing themselves, and skip (saying so here) only what could not be fetched.
-for release in "mariadb 11.4.5" "mysql 5.7.22" "mysql 8.0.15"; do
+for release in "mariadb 11.4.5" "mysql 5.7.22" "mysql 8.0.15" "postgres 17.2.0"; do
   # shellcheck disable=SC2086
   if ! out=$(./target/release/psbench fetch $release 2>&1 >/dev/null); then
     echo "setup: could not fetch $release; the tests that need it will skip: $(printf '%s' "$out" | tail -n 1)"

@@ -9,6 +9,7 @@ use clap::{Args, ValueEnum};
 pub enum Product {
     Mariadb,
     Mysql,
+    Postgres,
 }
 
 #[derive(Args, Debug)]
@@ -16,7 +17,7 @@ pub struct FetchArgs {
     /// What to fetch
     #[arg(required_unless_present = "list")]
     product: Option<Product>,
-    /// Release, e.g. 11.4.5 (mariadb) or 8.0.15 (mysql)
+    /// Release, e.g. 11.4.5 (mariadb), 8.0.15 (mysql) or 17.2.0 (postgres)
     #[arg(value_name = "VERSION", required_unless_present = "list")]
     release: Option<String>,
     /// Print the releases psbench knows how to fetch, per engine, and which are cached
@@ -37,6 +38,7 @@ pub fn command(a: FetchArgs) -> Result<()> {
     let flavour = match product {
         Product::Mariadb => Flavour::MariaDb,
         Product::Mysql => Flavour::MySql,
+        Product::Postgres => Flavour::Postgres,
     };
     // The release's own name (`mysql-8.0.15`), as a study's `version` writes it.
     let name = releases::Release::of(flavour, &release).name();
@@ -61,8 +63,10 @@ fn list() -> String {
         out += &format!("{:<16} {:<58} {state}\n", r.name(), a.coordinates());
     }
     out += &format!(
-        "Other MariaDB releases that {} publishes are tried as asked (`psbench fetch mariadb X.Y.Z`); cache: {}\n",
+        "Other MariaDB releases that {} publishes are tried as asked (`psbench fetch mariadb X.Y.Z`), \
+         and other PostgreSQL releases that {} publishes (`psbench fetch postgres X.Y.0`); cache: {}\n",
         releases::MARIADB_JARS,
+        releases::POSTGRES_JARS,
         cache.display()
     );
     out

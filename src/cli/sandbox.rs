@@ -1,6 +1,6 @@
-use crate::server::{by_name, Home, Sandbox, SandboxSpec, ServerOption};
+use crate::server::{by_name, Flavour, Home, Sandbox, SandboxSpec, SandboxState, ServerOption};
 use anyhow::Result;
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -30,12 +30,25 @@ pub enum SandboxCmd {
     },
 }
 
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Engine {
+    /// MariaDB or MySQL (the system's mariadbd unless --basedir names another tree)
+    #[value(alias = "mariadb")]
+    Mysql,
+    /// PostgreSQL (the newest of the system's /usr/lib/postgresql/* unless --basedir)
+    Postgres,
+}
+
 #[derive(Args, Debug)]
 pub struct StartArgs {
     /// Sandbox name (its directory under <home>/sandboxes)
     #[arg(long, default_value = "default")]
     name: String,
-    /// A MySQL-family binary tree (bin/mariadbd or bin/mysqld); default: the system's mariadbd
+    /// The server engine; --basedir must hold one of it
+    #[arg(long, value_enum, default_value = "mysql")]
+    engine: Engine,
+    /// A server binary tree (bin/mariadbd, bin/mysqld or bin/postgres); default: the
+    /// system's server of --engine
     #[arg(long)]
     basedir: Option<PathBuf>,
     /// Server option KEY=VALUE or KEY (repeatable); overrides the small-machine defaults
@@ -106,6 +119,10 @@ pub fn command(cmd: SandboxCmd, home: &Home) -> Result<()> {
 fn start(a: StartArgs, home: &Home) -> Result<()> {
     let mut spec = SandboxSpec::new(&a.name, home.clone());
     spec.basedir = a.basedir;
+    spec.flavour = Some(match a.engine {
+        Engine::Mysql => Flavour::MariaDb,
+        Engine::Postgres => Flavour::Postgres,
+    });
     spec.options = a
         .options
         .iter()
@@ -119,12 +136,20 @@ fn start(a: StartArgs, home: &Home) -> Result<()> {
     }
     let sb = Sandbox::start(spec)?;
     let st = sb.detach();
+    let version = match st.binaries.flavour {
+        Flavour::Postgres => st.binaries.label(),
+        _ => st.binaries.version.clone(),
+    };
     println!(
         "sandbox '{}' running: {} (pid {})",
         st.name,
-        st.binaries.version,
+        version,
         st.process.map(|p| p.pid).unwrap_or(0)
     );
+    if st.binaries.flavour == Flavour::Postgres {
+        print_postgres(&st);
+        return Ok(());
+    }
     println!("  socket  {}", st.socket.display());
     println!("  port    {} (127.0.0.1)", st.port);
     println!("  datadir {}", st.datadir.display());
@@ -139,4 +164,22 @@ fn start(a: StartArgs, home: &Home) -> Result<()> {
     );
     println!("  stop    psbench sandbox stop {}", st.name);
     Ok(())
+}
+
+fn print_postgres(st: &SandboxState) {
+    println!("  socket  {}/.s.PGSQL.{}", st.socket.display(), st.port);
+    println!("  port    {} (127.0.0.1)", st.port);
+    println!("  datadir {}", st.datadir.display());
+    println!("  log     {}", st.error_log.display());
+    println!(
+        "  connect PGPASSFILE={} psql -h 127.0.0.1 -p {} -U postgres   (the password is in that 0600 file)",
+        crate::server::access::pgpass_file(&st.dir).display(),
+        st.port
+    );
+    println!(
+        "  local   psql -h {} -p {} -U postgres   (over the socket, which only this sandbox's owner can reach)",
+        st.socket.display(),
+        st.port
+    );
+    println!("  stop    psbench sandbox stop {}", st.name);
 }

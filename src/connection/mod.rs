@@ -2,13 +2,15 @@
 //! speaks to a server (workloads, the driver, the Insert Benchmark, studies, probes).
 //! server/ starts and stops processes and hands out endpoints; it does not connect for others.
 //!
-//! One module per protocol: `mysql` (MySQL and MariaDB) today; a PostgreSQL endpoint sits
-//! beside it as `postgres` with the same shape (describe, connect with the user's mistakes
-//! explained, server_version), and passwords are handled the same way for both.
+//! One module per protocol: `mysql` (MySQL and MariaDB) and `postgres`, with the same shape
+//! (describe, connect with the user's mistakes explained, server_version); passwords are
+//! handled the same way for both.
 
 pub mod mysql;
+pub mod postgres;
 pub mod secrets;
 pub mod wire;
 
 pub use self::mysql::Endpoint;
+pub use self::postgres::PgEndpoint;
 pub use secrets::{password_from_file, redact_password};

@@ -25,9 +25,18 @@ pub fn files_dir(dir: &Path) -> PathBuf {
     dir.join("files")
 }
 
+/// The password file (0600) of a PostgreSQL sandbox in `dir`, in libpq's format (PGPASSFILE).
+pub fn pgpass_file(dir: &Path) -> PathBuf {
+    dir.join("pgpass")
+}
+
 /// The password of the sandbox in `dir`, when it has been started.
 pub fn password(dir: &Path) -> Option<String> {
-    password_from_file(&defaults_file(dir)).ok()
+    password_from_file(&defaults_file(dir)).ok().or_else(|| {
+        let text = std::fs::read_to_string(pgpass_file(dir)).ok()?;
+        let line = text.lines().find(|l| !l.starts_with('#'))?;
+        line.rsplit(':').next().map(str::to_string)
+    })
 }
 
 /// Create the home when missing: private, and when the server runs as another account, that
@@ -67,6 +76,18 @@ impl Access {
 
     fn init_file(&self) -> PathBuf {
         self.dir.join("run").join("init.sql")
+    }
+
+    /// A PostgreSQL sandbox's client file: libpq's password file (0600), for
+    /// `PGPASSFILE=… psql -h 127.0.0.1 -p PORT -U postgres`. The server gets the password from
+    /// the superuser's connection over the socket once it runs (postgres::secure).
+    pub fn write_pgpass(&self, port: u16, user: &str) -> Result<()> {
+        let text = format!(
+            "# psbench sandbox: {user} over TCP with this sandbox's own password (new at every start)\n\
+             127.0.0.1:{port}:*:{user}:{}\n",
+            self.password
+        );
+        self.write_private(&pgpass_file(&self.dir), &text)
     }
 
     /// Write the init file and the client defaults file (0600, the server account's).

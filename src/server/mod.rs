@@ -1,6 +1,7 @@
 //! Stage 1: servers, their processes only. Sandboxes of any MySQL-family binary tree (the
-//! system's mariadbd by default): binaries, options, datadirs, start and stop by pid, who may
-//! reach them. Everything that speaks to a server takes a `connection::Endpoint` from here.
+//! system's mariadbd by default) or PostgreSQL tree: binaries, options, datadirs, start and
+//! stop by pid, who may reach them. Everything that speaks to a server takes an endpoint
+//! (`connection::Endpoint`, `connection::PgEndpoint`) from here.
 
 pub mod access;
 pub mod account;
@@ -12,11 +13,13 @@ pub mod fetch;
 pub mod home;
 pub mod options;
 pub mod port;
+pub mod postgres;
 pub mod presets;
 pub mod process;
 pub mod registry;
 pub mod releases;
 pub mod sandbox;
+pub mod sandbox_state;
 
 pub use basedir::{Binaries, Flavour};
 pub use home::Home;

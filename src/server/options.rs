@@ -121,9 +121,20 @@ pub const DEFAULT_BUFFER_POOL: &str = "256M";
 /// The sandbox's max_connections unless a variant or a study asks for more.
 pub const DEFAULT_MAX_CONNECTIONS: u32 = 100;
 
+/// PostgreSQL's shared buffers unless a variant sets its own (as the MySQL-family buffer pool).
+pub const DEFAULT_SHARED_BUFFERS: &str = "256MB";
+
 /// Defaults for benchmarking on a small machine (docs/study-file.md#variant):
 /// data in memory, no fsync per commit, deterministic restarts.
 pub fn defaults(flavour: Flavour) -> Vec<ServerOption> {
+    if flavour == Flavour::Postgres {
+        // Commits do not wait for the WAL flush (as innodb_flush_log_at_trx_commit=2).
+        return vec![
+            ServerOption::new("shared_buffers", DEFAULT_SHARED_BUFFERS),
+            ServerOption::new("synchronous_commit", "off"),
+            ServerOption::new("max_connections", &DEFAULT_MAX_CONNECTIONS.to_string()),
+        ];
+    }
     let mut v = vec![
         ServerOption::new("innodb_buffer_pool_size", DEFAULT_BUFFER_POOL),
         ServerOption::new("innodb_flush_log_at_trx_commit", "2"),
@@ -136,7 +147,7 @@ pub fn defaults(flavour: Flavour) -> Vec<ServerOption> {
         Flavour::MariaDb => {
             v.push(ServerOption::new("innodb_log_file_size", "64M"));
         }
-        Flavour::MySql => {
+        Flavour::MySql | Flavour::Postgres => {
             // Binlog is on by default in MySQL 8 and the X plugin would take a fixed port;
             // 5.7 has no X plugin built in: `loose_` lets it ignore the option.
             v.push(ServerOption::flag("skip_log_bin"));

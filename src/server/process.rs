@@ -57,8 +57,14 @@ impl ProcessId {
 
     /// SIGTERM, wait up to `grace`, then SIGKILL and wait a little more.
     /// Returns true when the server shut down by itself (clean shutdown).
-    pub fn terminate(&self, grace: Duration, mut reap: impl FnMut()) -> bool {
-        if !self.signal(Signal::SIGTERM) {
+    pub fn terminate(&self, grace: Duration, reap: impl FnMut()) -> bool {
+        self.terminate_with(Signal::SIGTERM, grace, reap)
+    }
+
+    /// As `terminate`, asking with `first` (PostgreSQL's fast shutdown is SIGINT: its SIGTERM
+    /// waits for every client to leave).
+    pub fn terminate_with(&self, first: Signal, grace: Duration, mut reap: impl FnMut()) -> bool {
+        if !self.signal(first) {
             reap();
             return true;
         }

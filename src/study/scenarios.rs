@@ -45,10 +45,11 @@ impl PfsFlavour {
         PfsFlavour::MySql80,
     ];
 
-    /// From a server's flavour and `--version` (MySQL before 8.0 behaves as 5.7).
+    /// From a server's flavour and `--version` (MySQL before 8.0 behaves as 5.7). PostgreSQL
+    /// has no performance_schema: variants are refused before they reach here.
     pub fn of(flavour: Flavour, version: &str) -> Self {
         match flavour {
-            Flavour::MariaDb => PfsFlavour::MariaDb,
+            Flavour::MariaDb | Flavour::Postgres => PfsFlavour::MariaDb,
             Flavour::MySql => {
                 let major: u32 = version
                     .split('.')

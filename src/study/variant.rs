@@ -100,6 +100,8 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
     spec.datadir_from = Some(l.datadir.to_path_buf());
     spec.wrapper = l.wrapper.clone();
     spec.ready_timeout = l.ready_timeout;
+    // A MySQL-family tree: a basedir holding PostgreSQL is refused before anything starts.
+    spec.flavour = Some(crate::server::Flavour::MariaDb);
     let sb = Sandbox::start(spec).with_context(|| format!("starting variant '{}'", v.name))?;
     if let Some(p) = &v.settings {
         if let Some(why) = presets::not_applied(p, sb.variables()).first() {
