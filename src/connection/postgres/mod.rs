@@ -2,8 +2,10 @@
 //! any external one) is reached, and connecting to it with the user's mistakes explained.
 
 mod session;
+mod statements;
 
 pub use session::{PgError, PgLogin, PgSession, TextRows};
+pub use statements::{PgOutcome, PgPrepared};
 
 use crate::error::usage;
 use anyhow::Result;

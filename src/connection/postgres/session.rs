@@ -71,12 +71,14 @@ pub type TextRows = Vec<Vec<Option<String>>>;
 
 pub struct PgSession {
     stream: Stream,
-    inbox: BytesMut,
-    outbox: BytesMut,
+    pub(super) inbox: BytesMut,
+    pub(super) outbox: BytesMut,
     backend_pid: i32,
     parameters: BTreeMap<String, String>,
     /// Set when a response was not read to its end: the connection is out of step.
-    broken: bool,
+    pub(super) broken: bool,
+    /// Names given to this session's prepared statements so far.
+    pub(super) statements: u32,
 }
 
 impl PgSession {
@@ -106,6 +108,7 @@ impl PgSession {
             backend_pid: 0,
             parameters: BTreeMap::new(),
             broken: false,
+            statements: 0,
         };
         s.start_up(login)?;
         Ok(s)
@@ -169,10 +172,7 @@ impl PgSession {
                     s.finish(body.data())?;
                 }
                 Message::BackendKeyData(body) => self.backend_pid = body.process_id(),
-                Message::ParameterStatus(body) => {
-                    self.parameters
-                        .insert(body.name()?.to_string(), body.value()?.to_string());
-                }
+                Message::ParameterStatus(body) => self.note_parameter(&body)?,
                 Message::ReadyForQuery(_) => return Ok(()),
                 Message::ErrorResponse(body) => return Err(server_error(&body)),
                 Message::NoticeResponse(_) => {}
@@ -221,10 +221,7 @@ impl PgSession {
                     rows.push(out);
                 }
                 Message::ErrorResponse(body) => failure = Some(server_error(&body)),
-                Message::ParameterStatus(body) => {
-                    self.parameters
-                        .insert(body.name()?.to_string(), body.value()?.to_string());
-                }
+                Message::ParameterStatus(body) => self.note_parameter(&body)?,
                 Message::ReadyForQuery(_) => break,
                 // RowDescription, CommandComplete, EmptyQueryResponse, notices.
                 _ => {}
@@ -237,18 +234,28 @@ impl PgSession {
         }
     }
 
+    /// A parameter the server reports (at start-up, or after a SET of one it reports).
+    pub(super) fn note_parameter(
+        &mut self,
+        body: &postgres_protocol::message::backend::ParameterStatusBody,
+    ) -> io::Result<()> {
+        self.parameters
+            .insert(body.name()?.to_string(), body.value()?.to_string());
+        Ok(())
+    }
+
     /// Run `sql` for its effect.
     pub fn run(&mut self, sql: &str) -> Result<(), PgError> {
         self.query(sql).map(|_| ())
     }
 
-    fn send(&mut self) -> io::Result<()> {
+    pub(super) fn send(&mut self) -> io::Result<()> {
         let r = self.stream.write_all(&self.outbox);
         self.outbox.clear();
         r
     }
 
-    fn receive(&mut self) -> Result<Message, PgError> {
+    pub(super) fn receive(&mut self) -> Result<Message, PgError> {
         let mut chunk = [0u8; 8192];
         loop {
             if let Some(m) = Message::parse(&mut self.inbox)? {
@@ -274,7 +281,9 @@ impl Drop for PgSession {
     }
 }
 
-fn server_error(body: &postgres_protocol::message::backend::ErrorResponseBody) -> PgError {
+pub(super) fn server_error(
+    body: &postgres_protocol::message::backend::ErrorResponseBody,
+) -> PgError {
     let (mut severity, mut code, mut message) = (String::new(), String::new(), String::new());
     let mut fields = body.fields();
     while let Ok(Some(f)) = fields.next() {
