@@ -1,11 +1,13 @@
 //! Probes that run alongside the driver: per-process resources of server and client from
-//! /proc, whole-machine CPU (to detect foreign load), server status deltas, PFS state.
+//! /proc (a whole process tree for servers that work in many processes), whole-machine CPU
+//! (to detect foreign load), server status deltas, PFS state.
 
 pub mod device;
 pub mod host;
 pub mod machine;
 pub mod pfs;
 pub mod process;
+pub mod process_tree;
 pub mod status;
 
 pub use machine::MachineSample;
