@@ -7,8 +7,8 @@
 mod common;
 
 use mysql::prelude::Queryable;
-use psbench::connection::wire::Session;
 use psbench::connection::Endpoint;
+use psbench::connection::Session;
 use psbench::console::{self, RunContext};
 use psbench::driver::{self, RunOptions};
 use psbench::server::{Home, Sandbox, SandboxSpec};
@@ -93,7 +93,7 @@ impl Worker for ProbeWorker {
         if every(self.calls, self.retry_every) {
             self.seen.retryable.fetch_add(1, Ordering::Relaxed);
             return Err(EventError::Retryable {
-                code: 1213,
+                code: "1213".into(),
                 message: "Deadlock found".into(),
             });
         }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{psbench, results, text};
-use psbench::connection::wire::Session;
+use psbench::connection::Session;
 use psbench::server::{Home, Sandbox, SandboxSpec};
 use psbench::study::cost::{self, Plan, TOLERANCE};
 use psbench::study::dataset;

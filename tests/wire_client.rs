@@ -8,6 +8,7 @@ mod common;
 use mysql::prelude::Queryable;
 use psbench::connection::wire::{Value, WireError};
 use psbench::connection::Endpoint;
+use psbench::connection::SessionError;
 use psbench::server::{Home, Sandbox, SandboxSpec};
 
 struct Server {
@@ -48,10 +49,10 @@ fn global(monitor: &mut mysql::Conn, name: &str) -> i64 {
     row.unwrap().1.parse().unwrap()
 }
 
-fn server_code(r: Result<impl std::fmt::Debug, WireError>) -> u16 {
+fn server_code(r: Result<impl std::fmt::Debug, SessionError>) -> u16 {
     match r {
         Err(e) => e
-            .code()
+            .mysql_code()
             .unwrap_or_else(|| panic!("not a server error: {e}")),
         Ok(v) => panic!("expected an error, got {v:?}"),
     }
@@ -158,11 +159,11 @@ fn mistakes_and_lost_connections() {
     assert!(
         matches!(
             first,
-            WireError::Io(_)
-                | WireError::Server {
+            SessionError::MySql(WireError::Io(_))
+                | SessionError::MySql(WireError::Server {
                     code: 1927 | 2006 | 2013,
                     ..
-                }
+                })
         ),
         "{first}"
     );

@@ -9,8 +9,10 @@
 pub mod mysql;
 pub mod postgres;
 pub mod secrets;
+pub mod session;
 pub mod wire;
 
-pub use self::mysql::Endpoint;
+pub use self::mysql::{Endpoint, Engine};
 pub use self::postgres::PgEndpoint;
 pub use secrets::{password_from_file, redact_password};
+pub use session::{Prepared, Session, SessionError};

@@ -1,7 +1,9 @@
 //! The MySQL protocol's side of a connection: where a MySQL-family server (a sandbox or any
 //! external one) is reached, and connecting to it with the user's mistakes explained.
 
-use super::wire::{Login, Session, WireError};
+use super::postgres::PgEndpoint;
+use super::session::Session;
+use super::wire::{Login, WireError};
 use crate::error::usage;
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
@@ -12,13 +14,26 @@ use std::time::Duration;
 /// How long connecting (and each step of the handshake) may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Which protocol the server speaks.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// MySQL and MariaDB.
+    #[default]
+    MySql,
+    Postgres,
+}
+
 /// Connection parameters. The password is never serialised, so it cannot reach a results
 /// file, a report or a log through this type.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Endpoint {
+    #[serde(default)]
+    pub engine: Engine,
     pub host: String,
     pub port: u16,
-    /// When set, the client connects over this unix socket and ignores host and port.
+    /// When set, the client connects over this unix socket and ignores host and port
+    /// (PostgreSQL: the directory holding `.s.PGSQL.<port>`).
     pub socket: Option<PathBuf>,
     pub user: String,
     #[serde(skip)]
@@ -29,6 +44,7 @@ pub struct Endpoint {
 impl Endpoint {
     pub fn tcp(host: &str, port: u16, user: &str) -> Self {
         Endpoint {
+            engine: Engine::MySql,
             host: host.to_string(),
             port,
             socket: None,
@@ -48,8 +64,26 @@ impl Endpoint {
         self
     }
 
+    /// The same server over PostgreSQL's protocol.
+    pub fn postgres(mut self) -> Self {
+        self.engine = Engine::Postgres;
+        self
+    }
+
+    /// This endpoint in the PostgreSQL client's terms (database `postgres` when none is set).
+    pub fn pg(&self) -> PgEndpoint {
+        let mut e = PgEndpoint::tcp(&self.host, self.port, &self.user)
+            .with_socket_dir(self.socket.clone())
+            .with_database(self.database.as_deref().unwrap_or("postgres"));
+        e.password = self.password.clone();
+        e
+    }
+
     /// `socket /path/mysqld.sock` or `127.0.0.1:3306`, for messages.
     pub fn describe(&self) -> String {
+        if self.engine == Engine::Postgres {
+            return self.pg().describe();
+        }
         match &self.socket {
             Some(s) => format!("socket {}", s.display()),
             None => format!("{}:{}", self.host, self.port),
@@ -78,14 +112,23 @@ impl Endpoint {
     }
 
     /// Connect, classifying the usual user mistakes (wrong password, missing database,
-    /// unreachable server) as usage errors with a hint.
+    /// unreachable server) as usage errors with a hint. MySQL protocol only.
     pub fn connect(&self) -> Result<mysql::Conn> {
+        if self.engine == Engine::Postgres {
+            return Err(usage(format!(
+                "{} speaks PostgreSQL: this step needs a MySQL-family server",
+                self.describe()
+            )));
+        }
         mysql::Conn::new(self.opts()).map_err(|e| self.explain(e))
     }
 
-    /// A connection of psbench's own client (connection::wire), for the measured
-    /// statements; the mistakes are explained as for `connect`.
+    /// A connection of psbench's own client (connection::wire, connection::postgres), for the
+    /// measured statements; the mistakes are explained as for `connect`.
     pub fn session(&self) -> Result<Session> {
+        if self.engine == Engine::Postgres {
+            return Ok(Session::Pg(self.pg().connect()?));
+        }
         let login = Login {
             socket: self.socket.as_deref(),
             host: &self.host,
@@ -94,20 +137,22 @@ impl Endpoint {
             password: self.password.as_deref(),
             database: self.database.as_deref(),
         };
-        Session::connect(&login, CONNECT_TIMEOUT).map_err(|e| {
-            let explained = match &e {
-                WireError::Server { code, .. } => self.refusal(Some(*code), None),
-                WireError::Io(io) => self.refusal(None, Some(io)),
-                WireError::Protocol(_) => None,
-            };
-            explained.unwrap_or_else(|| {
-                anyhow::Error::new(e).context(format!(
-                    "connecting to {} as '{}'",
-                    self.describe(),
-                    self.user
-                ))
+        super::wire::Session::connect(&login, CONNECT_TIMEOUT)
+            .map(Session::MySql)
+            .map_err(|e| {
+                let explained = match &e {
+                    WireError::Server { code, .. } => self.refusal(Some(*code), None),
+                    WireError::Io(io) => self.refusal(None, Some(io)),
+                    WireError::Protocol(_) => None,
+                };
+                explained.unwrap_or_else(|| {
+                    anyhow::Error::new(e).context(format!(
+                        "connecting to {} as '{}'",
+                        self.describe(),
+                        self.user
+                    ))
+                })
             })
-        })
     }
 
     /// Like `connect`, without the database (to create it).
@@ -118,6 +163,9 @@ impl Endpoint {
     /// The server's version string; this also checks that the server can be reached. A SHOW,
     /// not `SELECT VERSION()`, so that Com_select counts only the workload.
     pub fn server_version(&self) -> Result<String> {
+        if self.engine == Engine::Postgres {
+            return self.pg().server_version();
+        }
         let mut conn = self.connect()?;
         let v: Option<(String, String)> = conn
             .query_first("SHOW GLOBAL VARIABLES LIKE 'version'")

@@ -4,8 +4,10 @@
 use crate::error::usage;
 use anyhow::{Context, Result};
 
-/// Read a password from an option file (`password=...` under any group, as in my.cnf),
-/// so it need not appear on the command line or in the process title.
+/// Read a password from an option file (`password=...` under any group, as in my.cnf), a
+/// libpq password file of one entry (`host:port:db:user:password`, as a PostgreSQL sandbox's
+/// `pgpass`), or a file holding only the password, so it need not appear on the command
+/// line or in the process title.
 pub fn password_from_file(path: &std::path::Path) -> Result<String> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading password file {}", path.display()))
@@ -18,29 +20,42 @@ pub fn password_from_file(path: &std::path::Path) -> Result<String> {
             }
         }
     }
-    if !text.contains('=') && !text.trim().is_empty() && text.lines().count() == 1 {
-        return Ok(text.trim().to_string());
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    if let [only] = lines[..] {
+        if !only.contains('=') {
+            let fields: Vec<&str> = only.split(':').collect();
+            return Ok(match fields[..] {
+                [_, _, _, _, pw] => pw.to_string(),
+                _ => only.to_string(),
+            });
+        }
     }
     Err(usage(format!("no `password=` line in {}", path.display())))
 }
 
-/// Replace the value of `--mysql-password` (`=` or separate argument) with `***`.
+/// Replace the value of `--mysql-password` or `--pgsql-password` (`=` or separate
+/// argument) with `***`.
 pub fn redact_password(args: &[String]) -> Vec<String> {
-    const OPT: &str = "--mysql-password";
-    const OPT_UNDERSCORE: &str = "--mysql_password";
+    const OPTS: &[&str] = &[
+        "--mysql-password",
+        "--mysql_password",
+        "--pgsql-password",
+        "--pgsql_password",
+    ];
     let mut out = Vec::with_capacity(args.len());
     let mut hide_next = false;
     for a in args {
         if hide_next {
             out.push("***".to_string());
             hide_next = false;
-        } else if a == OPT || a == OPT_UNDERSCORE {
+        } else if OPTS.contains(&a.as_str()) {
             out.push(a.clone());
             hide_next = true;
-        } else if let Some((k, _)) = a
-            .split_once('=')
-            .filter(|(k, _)| *k == OPT || *k == OPT_UNDERSCORE)
-        {
+        } else if let Some((k, _)) = a.split_once('=').filter(|(k, _)| OPTS.contains(k)) {
             out.push(format!("{k}=***"));
         } else {
             out.push(a.clone());
@@ -61,6 +76,11 @@ mod tests {
         assert_eq!(password_from_file(&p).unwrap(), "s3cret");
         std::fs::write(&p, "[client]\nuser=x\n").unwrap();
         assert!(crate::error::is_usage(&password_from_file(&p).unwrap_err()));
+        // A sandbox's pgpass: a comment, then host:port:db:user:password.
+        std::fs::write(&p, "# psbench sandbox\n127.0.0.1:5432:*:postgres:pw9\n").unwrap();
+        assert_eq!(password_from_file(&p).unwrap(), "pw9");
+        std::fs::write(&p, "bare-password\n").unwrap();
+        assert_eq!(password_from_file(&p).unwrap(), "bare-password");
     }
 
     #[test]
@@ -72,6 +92,9 @@ mod tests {
             "--mysql-password=s2",
             "--mysql_password=s3",
             "--x=y",
+            "--pgsql-password=s4",
+            "--pgsql-password",
+            "s5",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -79,7 +102,8 @@ mod tests {
         let r = redact_password(&args).join(" ");
         assert_eq!(
             r,
-            "psbench --mysql-password *** --mysql-password=*** --mysql_password=*** --x=y"
+            "psbench --mysql-password *** --mysql-password=*** --mysql_password=*** --x=y \
+             --pgsql-password=*** --pgsql-password ***"
         );
     }
 }

@@ -3,8 +3,8 @@
 
 use super::reconnect::reconnect;
 use super::shared::{Shared, Timeline};
-use crate::connection::wire::Session;
 use crate::connection::Endpoint;
+use crate::connection::Session;
 use crate::workloads::{EventError, Pace, QueryCounters, Worker};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -118,6 +118,11 @@ fn execute(
         match worker.event(conn, queries) {
             Ok(()) => return Ok(()),
             Err(EventError::Retryable { .. }) => {
+                // PostgreSQL keeps the failed transaction open and refuses everything but
+                // its end; a failed ROLLBACK shows up as a lost connection on the next try.
+                if conn.is_postgres() {
+                    let _ = conn.query("ROLLBACK");
+                }
                 if measured {
                     shared.slots[id].lock().unwrap().errors += 1;
                 }

@@ -1,7 +1,7 @@
 //! Getting a worker's connection back after it was lost.
 
-use crate::connection::wire::Session;
 use crate::connection::Endpoint;
+use crate::connection::Session;
 use crate::workloads::Worker;
 use anyhow::{anyhow, Result};
 use std::time::{Duration, Instant};

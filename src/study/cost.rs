@@ -9,7 +9,7 @@
 //! estimate (docs/cost-mode.md).
 
 use super::callgrind::{self, Dump};
-use crate::connection::{wire, Endpoint};
+use crate::connection::{self, Endpoint};
 use crate::server::account::Account;
 use crate::server::{Sandbox, ServerOption};
 use crate::workloads::{EventError, QueryCounters, Workload};
@@ -114,7 +114,7 @@ pub struct CostMeasurement {
 /// Called before each window's transactions, on the measured connection, with the attempt
 /// (1-based) and the window's index. Studies pass nothing; the self-check's test injects a
 /// one-off burst of work here.
-pub type BeforeWindow<'a> = &'a mut dyn FnMut(u32, usize, &mut wire::Session) -> Result<()>;
+pub type BeforeWindow<'a> = &'a mut dyn FnMut(u32, usize, &mut connection::Session) -> Result<()>;
 
 /// Measure `workload` on a server already running under callgrind (see [`wrapper`]).
 pub fn measure(
@@ -250,7 +250,7 @@ pub fn agree(estimates: &[f64]) -> bool {
 /// The measured connection, kept across the warm-up and every window.
 struct Session<'a> {
     workload: &'a dyn Workload,
-    conn: wire::Session,
+    conn: connection::Session,
     seed: u64,
 }
 

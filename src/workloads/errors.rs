@@ -1,11 +1,17 @@
 //! Sorting a failed statement into what the driver does next (docs/sysbench-compat.md#errors-retries-and-reconnects): retry the event,
-//! reconnect, or stop the run. Shared by every MySQL-family workload.
+//! reconnect, or stop the run. Shared by every workload, on either protocol.
 
 use super::EventError;
+use crate::connection::postgres::PgError;
 use crate::connection::wire::WireError;
+use crate::connection::SessionError;
 
 /// Deadlock, lock-wait timeout, "record has changed": sysbench's default ignore list.
 pub const RETRYABLE_CODES: &[u16] = &[1213, 1205, 1020];
+
+/// PostgreSQL: deadlock, unique violation, serialization failure — the SQLSTATEs sysbench's
+/// pgsql driver ignores (it rolls back and re-runs the event; so does psbench's driver).
+pub const RETRYABLE_SQLSTATES: &[&str] = &["40P01", "23505", "40001"];
 
 /// Client and server codes that mean the connection is gone: server gone away (2006),
 /// lost during query (2013), TCP error (2011), lost extended (2055), connection killed
@@ -13,11 +19,37 @@ pub const RETRYABLE_CODES: &[u16] = &[1213, 1205, 1020];
 pub const CONNECTION_LOST_CODES: &[u16] = &[2006, 2013, 2011, 2055, 1927, 1053];
 
 /// Classify `err`, raised by `statement` (its SQL text, named in fatal messages).
-pub fn classify_error(err: WireError, statement: &str) -> EventError {
+pub fn classify_error(err: SessionError, statement: &str) -> EventError {
+    match err {
+        SessionError::MySql(e) => classify_mysql(e, statement),
+        SessionError::Pg(e) => classify_pg(e, statement),
+    }
+}
+
+fn classify_pg(err: PgError, statement: &str) -> EventError {
+    match &err {
+        PgError::Server { code, message, .. } if RETRYABLE_SQLSTATES.contains(&code.as_str()) => {
+            EventError::Retryable {
+                code: code.clone(),
+                message: message.clone(),
+            }
+        }
+        // FATAL and PANIC end the session (an administrator's termination, a shutdown).
+        PgError::Server { severity, .. } if severity != "FATAL" && severity != "PANIC" => {
+            EventError::Fatal(
+                anyhow::Error::new(err)
+                    .context(format!("statement `{}` failed", one_line(statement))),
+            )
+        }
+        _ => EventError::ConnectionLost(format!("{err} (statement `{}`)", one_line(statement))),
+    }
+}
+
+fn classify_mysql(err: WireError, statement: &str) -> EventError {
     match &err {
         WireError::Server { code, message, .. } if RETRYABLE_CODES.contains(code) => {
             EventError::Retryable {
-                code: *code,
+                code: code.to_string(),
                 message: message.clone(),
             }
         }
@@ -52,19 +84,19 @@ fn one_line(statement: &str) -> String {
 mod tests {
     use super::*;
 
-    fn server_error(code: u16) -> WireError {
-        WireError::Server {
+    fn server_error(code: u16) -> SessionError {
+        SessionError::MySql(WireError::Server {
             state: "HY000".into(),
             message: format!("error {code}"),
             code,
-        }
+        })
     }
 
     #[test]
     fn deadlocks_and_lock_waits_are_retryable() {
         for code in [1213, 1205, 1020] {
             match classify_error(server_error(code), "UPDATE t SET k=k+1 WHERE id=?") {
-                EventError::Retryable { code: c, .. } => assert_eq!(c, code),
+                EventError::Retryable { code: c, .. } => assert_eq!(c, code.to_string()),
                 other => panic!("{code}: {other:?}"),
             }
         }
@@ -76,12 +108,12 @@ mod tests {
             classify_error(server_error(2013), "SELECT 1"),
             EventError::ConnectionLost(_)
         ));
-        let io = WireError::Io(std::io::Error::from(std::io::ErrorKind::BrokenPipe));
+        let io = WireError::Io(std::io::Error::from(std::io::ErrorKind::BrokenPipe)).into();
         assert!(matches!(
             classify_error(io, "SELECT 1"),
             EventError::ConnectionLost(_)
         ));
-        let garbled = WireError::Protocol("packet out of order".into());
+        let garbled = WireError::Protocol("packet out of order".into()).into();
         assert!(matches!(
             classify_error(garbled, "SELECT 1"),
             EventError::ConnectionLost(_)
@@ -101,6 +133,38 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    fn pg(severity: &str, code: &str) -> SessionError {
+        SessionError::Pg(PgError::Server {
+            severity: severity.into(),
+            code: code.into(),
+            message: format!("error {code}"),
+        })
+    }
+
+    #[test]
+    fn postgres_errors_as_sysbench_pgsql_sorts_them() {
+        for code in ["40P01", "23505", "40001"] {
+            match classify_error(pg("ERROR", code), "UPDATE t SET k=k+1 WHERE id=$1") {
+                EventError::Retryable { code: c, .. } => assert_eq!(c, code),
+                other => panic!("{code}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            classify_error(pg("ERROR", "42P01"), "SELECT 1"),
+            EventError::Fatal(_)
+        ));
+        // pg_terminate_backend: FATAL 57P01 ends the session.
+        assert!(matches!(
+            classify_error(pg("FATAL", "57P01"), "SELECT 1"),
+            EventError::ConnectionLost(_)
+        ));
+        let io = PgError::Io(std::io::Error::from(std::io::ErrorKind::UnexpectedEof)).into();
+        assert!(matches!(
+            classify_error(io, "SELECT 1"),
+            EventError::ConnectionLost(_)
+        ));
     }
 
     #[test]

@@ -10,8 +10,8 @@ pub mod sysbench;
 pub use errors::classify_error;
 pub use sysbench::{sysbench_workload, OltpOptions, SYSBENCH_WORKLOADS};
 
-use crate::connection::wire::Session;
 use crate::connection::Endpoint;
+use crate::connection::Session;
 use anyhow::Result;
 use std::time::Duration;
 
@@ -39,9 +39,12 @@ impl QueryCounters {
 /// How one transaction failed.
 #[derive(Debug)]
 pub enum EventError {
-    /// Deadlock (1213), lock-wait timeout (1205), record changed (1020): the driver counts
-    /// it and re-runs the whole event with new draws (the latency clock keeps running).
-    Retryable { code: u16, message: String },
+    /// Deadlock (1213), lock-wait timeout (1205), record changed (1020); PostgreSQL's
+    /// deadlock, unique violation, serialization failure: the driver counts it (rolling back
+    /// on PostgreSQL) and re-runs the whole event with new draws (the latency clock keeps
+    /// running).
+    /// `code`: MySQL's error number or PostgreSQL's SQLSTATE.
+    Retryable { code: String, message: String },
     /// The connection was lost (2006, 2013, io errors): the driver reconnects, counts a
     /// reconnect, calls [`Worker::reconnected`] and re-runs the event.
     ConnectionLost(String),

@@ -10,6 +10,7 @@ use postgres_protocol::IsNull;
 /// A statement prepared on one session.
 #[derive(Clone, Debug)]
 pub struct PgPrepared {
+    id: u32,
     name: String,
     params: usize,
     columns: usize,
@@ -22,6 +23,10 @@ impl PgPrepared {
     }
     pub fn params(&self) -> usize {
         self.params
+    }
+    /// Its number on this session (its name on the server is `s<id>`).
+    pub fn id(&self) -> u32 {
+        self.id
     }
 }
 
@@ -61,6 +66,7 @@ impl PgSession {
         match failure {
             Some(e) => Err(e),
             None => Ok(PgPrepared {
+                id: self.statements,
                 name,
                 params,
                 columns,

@@ -2,7 +2,7 @@
 
 use super::options::OltpOptions;
 use super::sql;
-use crate::connection::wire::Session;
+use crate::connection::Session;
 use crate::workloads::errors::classify_error;
 use crate::workloads::random::{fill_template, RangeSampler, Rng, C_TEMPLATE, PAD_TEMPLATE};
 use crate::workloads::{EventError, QueryCounters, Worker};
@@ -54,6 +54,8 @@ pub struct InsertWorker {
     ks: RangeSampler,
     unique: Arc<UniqueIds>,
     prefixes: Vec<String>,
+    /// PostgreSQL with auto_inc: sysbench leaves the id to the SERIAL column.
+    pg_prefixes: Vec<String>,
     c: Vec<u8>,
     pad: Vec<u8>,
     sql: String,
@@ -68,6 +70,9 @@ impl InsertWorker {
             ks: RangeSampler::new(opts.distribution(), 1, opts.table_size),
             unique,
             prefixes: (1..=opts.tables).map(sql::insert_values_prefix).collect(),
+            pg_prefixes: (1..=opts.tables)
+                .map(sql::insert_values_prefix_serial)
+                .collect(),
             c: Vec::with_capacity(C_TEMPLATE.len()),
             pad: Vec::with_capacity(PAD_TEMPLATE.len()),
             sql: String::with_capacity(256),
@@ -85,19 +90,25 @@ impl Worker for InsertWorker {
         let k = self.ks.sample(&mut self.rng);
         fill_template(&mut self.rng, C_TEMPLATE, &mut self.c);
         fill_template(&mut self.rng, PAD_TEMPLATE, &mut self.pad);
-        // 0 lets AUTO_INCREMENT assign the id; otherwise a unique id mapped to signed INT.
-        let id: i64 = if self.auto_inc {
-            0
-        } else {
-            i64::from(self.unique.next()) - 2_147_483_648
-        };
-        self.sql.clear();
-        self.sql.push_str(&self.prefixes[t - 1]);
         let (c, pad) = (
             std::str::from_utf8(&self.c).unwrap_or_default(),
             std::str::from_utf8(&self.pad).unwrap_or_default(),
         );
-        let _ = write!(self.sql, "({id}, {k}, '{c}', '{pad}')");
+        self.sql.clear();
+        if self.auto_inc && conn.is_postgres() {
+            // PostgreSQL would store an id of 0: the SERIAL column assigns it.
+            self.sql.push_str(&self.pg_prefixes[t - 1]);
+            let _ = write!(self.sql, "({k}, '{c}', '{pad}')");
+        } else {
+            // 0 lets AUTO_INCREMENT assign the id; otherwise a unique id mapped to signed INT.
+            let id: i64 = if self.auto_inc {
+                0
+            } else {
+                i64::from(self.unique.next()) - 2_147_483_648
+            };
+            self.sql.push_str(&self.prefixes[t - 1]);
+            let _ = write!(self.sql, "({id}, {k}, '{c}', '{pad}')");
+        }
         let outcome = conn
             .query(self.sql.as_str())
             .map_err(|e| classify_error(e, &self.sql))?;

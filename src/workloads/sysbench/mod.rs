@@ -134,7 +134,7 @@ impl Workload for SysbenchWorkload {
         thread: usize,
         threads: usize,
         seed: u64,
-        conn: &mut crate::connection::wire::Session,
+        conn: &mut crate::connection::Session,
     ) -> Result<Box<dyn Worker>> {
         let rng = Rng::for_stream(seed, WORKER_STREAM_BASE + thread as u64);
         Ok(match &self.script {

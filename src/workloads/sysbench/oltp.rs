@@ -4,7 +4,7 @@
 use super::options::OltpOptions;
 use super::sql;
 use super::statement::{Param, Statement};
-use crate::connection::wire::Session;
+use crate::connection::Session;
 use crate::workloads::random::{fill_template, RangeSampler, Rng, C_TEMPLATE, PAD_TEMPLATE};
 use crate::workloads::{EventError, QueryCounters, Worker};
 use anyhow::Result;

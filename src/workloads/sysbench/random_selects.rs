@@ -4,7 +4,7 @@
 use super::options::{OltpOptions, PsMode};
 use super::sql;
 use super::statement::{Param, Statement};
-use crate::connection::wire::Session;
+use crate::connection::Session;
 use crate::workloads::random::{RangeSampler, Rng};
 use crate::workloads::{EventError, QueryCounters, Worker};
 use anyhow::Result;

@@ -3,7 +3,8 @@
 
 use super::options::OltpOptions;
 use super::sql;
-use crate::connection::Endpoint;
+use crate::connection::postgres::PgSession;
+use crate::connection::{Endpoint, Engine};
 use crate::error::usage;
 use crate::workloads::random::{fill_template, RangeSampler, Rng, C_TEMPLATE, PAD_TEMPLATE};
 use anyhow::{anyhow, Context, Result};
@@ -36,9 +37,7 @@ pub fn prepare(
     seed: u64,
 ) -> Result<()> {
     let db = database_name(endpoint)?;
-    endpoint
-        .connect_without_db()?
-        .query_drop(format!("CREATE DATABASE IF NOT EXISTS `{db}`"))
+    create_database(endpoint, &db)
         .with_context(|| format!("creating database `{db}` at {}", endpoint.describe()))?;
     let endpoint = endpoint.clone().with_database(Some(&db));
     let threads = threads.clamp(1, opts.tables as usize);
@@ -47,7 +46,7 @@ pub fn prepare(
             .map(|t| {
                 let endpoint = &endpoint;
                 s.spawn(move || -> Result<()> {
-                    let mut conn = endpoint.connect()?;
+                    let mut conn = Loader::connect(endpoint)?;
                     let mut table = t as u32 + 1;
                     while table <= opts.tables {
                         load_table(&mut conn, table, opts, rows, seed)?;
@@ -69,18 +68,70 @@ pub fn prepare(
     Ok(())
 }
 
+/// The database, unless it exists (PostgreSQL has no CREATE DATABASE IF NOT EXISTS).
+fn create_database(endpoint: &Endpoint, db: &str) -> Result<()> {
+    match endpoint.engine {
+        Engine::MySql => endpoint
+            .connect_without_db()?
+            .query_drop(format!("CREATE DATABASE IF NOT EXISTS `{db}`"))
+            .map_err(Into::into),
+        Engine::Postgres => {
+            let mut c = endpoint.pg().with_database("postgres").connect()?;
+            let literal = db.replace('\'', "''");
+            let found = c.query(&format!(
+                "SELECT 1 FROM pg_database WHERE datname = '{literal}'"
+            ))?;
+            if found.is_empty() {
+                c.run(&format!("CREATE DATABASE \"{}\"", db.replace('"', "\"\"")))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A connection that loads data with plain SQL text: the `mysql` crate's, or psbench's own
+/// PostgreSQL client.
+enum Loader {
+    MySql(mysql::Conn),
+    Pg(PgSession),
+}
+
+impl Loader {
+    fn connect(endpoint: &Endpoint) -> Result<Loader> {
+        Ok(match endpoint.engine {
+            Engine::MySql => Loader::MySql(endpoint.connect()?),
+            Engine::Postgres => Loader::Pg(endpoint.pg().connect()?),
+        })
+    }
+
+    fn run(&mut self, sql: &str) -> Result<()> {
+        match self {
+            Loader::MySql(c) => c.query_drop(sql)?,
+            Loader::Pg(c) => c.run(sql)?,
+        }
+        Ok(())
+    }
+
+    fn create_table(&self, table: u32, opts: &OltpOptions) -> String {
+        match self {
+            Loader::MySql(_) => sql::create_table(table, opts),
+            Loader::Pg(_) => sql::create_table_pg(table, opts),
+        }
+    }
+}
+
 fn load_table(
-    conn: &mut mysql::Conn,
+    conn: &mut Loader,
     table: u32,
     opts: &OltpOptions,
     rows: u32,
     seed: u64,
 ) -> Result<()> {
     println!("Creating table 'sbtest{table}'...");
-    conn.query_drop(sql::create_table(table, opts))
-        .with_context(|| {
-            format!("creating table sbtest{table} (does it exist already? run cleanup first)")
-        })?;
+    let ddl = conn.create_table(table, opts);
+    conn.run(&ddl).with_context(|| {
+        format!("creating table sbtest{table} (does it exist already? run cleanup first)")
+    })?;
     if rows > 0 {
         println!("Inserting {rows} records into 'sbtest{table}'");
         insert_rows(conn, table, opts, rows, seed)
@@ -88,7 +139,7 @@ fn load_table(
     }
     if opts.create_secondary {
         println!("Creating a secondary index on 'sbtest{table}'...");
-        conn.query_drop(sql::create_k_index(table))
+        conn.run(&sql::create_k_index(table))
             .with_context(|| format!("creating index k_{table}"))?;
     }
     Ok(())
@@ -97,7 +148,7 @@ fn load_table(
 /// Rows as sysbench makes them: c, then pad, then k = default(1, table_size); ids
 /// 1..rows (assigned by the server when auto_inc is on). No explicit transaction.
 fn insert_rows(
-    conn: &mut mysql::Conn,
+    conn: &mut Loader,
     table: u32,
     opts: &OltpOptions,
     rows: u32,
@@ -141,8 +192,8 @@ fn insert_rows(
     Ok(())
 }
 
-fn send(conn: &mut mysql::Conn, stmt: &str, rows: usize) -> Result<()> {
-    conn.query_drop(stmt)
+fn send(conn: &mut Loader, stmt: &str, rows: usize) -> Result<()> {
+    conn.run(stmt)
         .with_context(|| format!("multi-row INSERT of {rows} rows ({} bytes)", stmt.len()))
 }
 
@@ -153,10 +204,10 @@ fn ascii(bytes: &[u8]) -> &str {
 /// `DROP TABLE IF EXISTS` for each table, in the endpoint's database.
 pub fn cleanup(endpoint: &Endpoint, tables: u32) -> Result<()> {
     let db = database_name(endpoint)?;
-    let mut conn = endpoint.clone().with_database(Some(&db)).connect()?;
+    let mut conn = Loader::connect(&endpoint.clone().with_database(Some(&db)))?;
     for table in 1..=tables {
         println!("Dropping table 'sbtest{table}'...");
-        conn.query_drop(sql::drop_table(table))
+        conn.run(&sql::drop_table(table))
             .with_context(|| format!("dropping table sbtest{table}"))?;
     }
     Ok(())

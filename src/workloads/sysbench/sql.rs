@@ -47,6 +47,11 @@ pub fn insert_values_prefix(table: u32) -> String {
     format!("INSERT INTO sbtest{table} (id, k, c, pad) VALUES ")
 }
 
+/// oltp_insert's statement on PostgreSQL with auto_inc, before its values.
+pub fn insert_values_prefix_serial(table: u32) -> String {
+    format!("INSERT INTO sbtest{table} (k, c, pad) VALUES ")
+}
+
 /// select_random_points keeps the Lua script's indentation and newlines.
 pub fn random_points(points: u32) -> String {
     let marks = vec!["?"; points as usize].join(", ");
@@ -75,6 +80,26 @@ pub fn create_table(table: u32, opts: &OltpOptions) -> String {
          c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  \
          {id_index} (id)\n) /*! ENGINE = {} */ ",
         opts.mysql_storage_engine
+    )
+}
+
+/// sysbench's pgsql DDL: SERIAL for auto_inc, no engine clause (the Lua format's two empty
+/// fields leave two spaces after the parenthesis).
+pub fn create_table_pg(table: u32, opts: &OltpOptions) -> String {
+    let id_def = if opts.auto_inc {
+        "SERIAL"
+    } else {
+        "INTEGER NOT NULL"
+    };
+    let id_index = if opts.secondary {
+        "KEY xid"
+    } else {
+        "PRIMARY KEY"
+    };
+    format!(
+        "CREATE TABLE sbtest{table}(\n  id {id_def},\n  k INTEGER DEFAULT '0' NOT NULL,\n  \
+         c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  \
+         {id_index} (id)\n)  "
     )
 }
 
@@ -114,6 +139,14 @@ mod tests {
             },
         );
         assert!(ddl.contains("id INTEGER NOT NULL,\n") && ddl.contains("KEY xid (id)"));
+    }
+
+    #[test]
+    fn postgres_ddl_has_sysbench_pgsql_shape() {
+        assert_eq!(
+            create_table_pg(2, &OltpOptions::default()),
+            "CREATE TABLE sbtest2(\n  id SERIAL,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n)  "
+        );
     }
 
     #[test]

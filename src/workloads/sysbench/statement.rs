@@ -2,7 +2,8 @@
 //! prepared statement (binary protocol), or as text with the values substituted (as
 //! sysbench's emulation does: integers in decimal, strings quoted without escaping).
 
-use crate::connection::wire::{Prepared, Session, Value, WireError};
+use crate::connection::wire::{Outcome, Value};
+use crate::connection::{Prepared, Session, SessionError};
 use crate::workloads::errors::classify_error;
 use crate::workloads::{EventError, QueryCounters};
 use anyhow::{Context, Result};
@@ -46,7 +47,7 @@ impl Statement {
         let exec = if prepared {
             match conn.prepare(text) {
                 Ok(stmt) => Exec::Prepared(stmt),
-                Err(e) if e.code() == Some(ER_UNSUPPORTED_PS) => text_form(),
+                Err(e) if e.mysql_code() == Some(ER_UNSUPPORTED_PS) => text_form(),
                 Err(e) => {
                     return Err(e).with_context(|| format!("preparing `{text}`"));
                 }
@@ -109,7 +110,7 @@ fn execute(
     conn: &mut Session,
     stmt: &mut Prepared,
     params: &[Param<'_>],
-) -> Result<crate::connection::wire::Outcome, WireError> {
+) -> Result<Outcome, SessionError> {
     const MOST: usize = 16;
     if params.len() > MOST {
         let values: Vec<Value<'_>> = params.iter().map(to_value).collect();
