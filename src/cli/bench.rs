@@ -6,8 +6,9 @@ use super::connection_args::ConnectionArgs;
 use super::insert_benchmark::InsertBenchmarkArgs;
 use crate::console::{self, RunContext};
 use crate::driver::RunOptions;
+use crate::workloads::pgbench::{is_pgbench, PgbenchOptions, PGBENCH_WORKLOADS};
 use crate::workloads::sysbench::options::parse_switch;
-use crate::workloads::{sysbench_workload, OltpOptions, SYSBENCH_WORKLOADS};
+use crate::workloads::{workload_by_name, OltpOptions, SYSBENCH_WORKLOADS};
 use anyhow::{Context, Result};
 use clap::{ArgAction, Args, ValueEnum};
 use std::path::PathBuf;
@@ -33,10 +34,17 @@ pub struct BenchArgs {
 
     #[command(flatten)]
     pub oltp: OltpOptions,
+
+    #[command(flatten)]
+    pub pgbench: PgbenchOptions,
 }
 
 fn workload_help() -> String {
-    format!("The workload: {}", SYSBENCH_WORKLOADS.join(", "))
+    format!(
+        "The workload: {}; on PostgreSQL also pgbench's {}",
+        SYSBENCH_WORKLOADS.join(", "),
+        PGBENCH_WORKLOADS.join(", ")
+    )
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -153,8 +161,11 @@ pub fn command(args: BenchArgs) -> Result<()> {
     let (Some(name), Some(command)) = (&args.workload, args.command) else {
         return Err(crate::error::usage("bench needs a WORKLOAD and a COMMAND"));
     };
-    let workload = sysbench_workload(name, &args.oltp)?;
+    let workload = workload_by_name(name, &args.oltp, &args.pgbench)?;
     let endpoint = args.connection.endpoint()?;
+    if is_pgbench(name) {
+        crate::workloads::pgbench::postgres_only(name, &endpoint)?;
+    }
     // Not locked: workloads print progress from their own threads.
     let mut out = std::io::stdout();
     match command {
@@ -167,8 +178,12 @@ pub fn command(args: BenchArgs) -> Result<()> {
         ),
         BenchCommand::Cleanup => console::sysbench::cleanup(workload.as_ref(), &endpoint, &mut out),
         BenchCommand::Run => {
-            let workload_options =
-                serde_json::to_value(&args.oltp).context("recording the workload options")?;
+            let workload_options = if is_pgbench(name) {
+                serde_json::to_value(&args.pgbench)
+            } else {
+                serde_json::to_value(&args.oltp)
+            }
+            .context("recording the workload options")?;
             let command_line: Vec<String> = std::env::args().collect();
             let ctx = RunContext {
                 endpoint: &endpoint,

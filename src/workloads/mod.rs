@@ -4,11 +4,32 @@
 
 pub mod errors;
 pub mod ibench;
+pub mod pgbench;
 pub mod random;
 pub mod sysbench;
 
 pub use errors::classify_error;
 pub use sysbench::{sysbench_workload, OltpOptions, SYSBENCH_WORKLOADS};
+
+/// A sysbench or pgbench workload by name, with its options; an unknown name is a usage
+/// error listing every valid one.
+pub fn workload_by_name(
+    name: &str,
+    oltp: &OltpOptions,
+    pgbench_opts: &pgbench::PgbenchOptions,
+) -> Result<Box<dyn Workload>> {
+    if pgbench::is_pgbench(name) {
+        return pgbench::pgbench_workload(name, pgbench_opts);
+    }
+    if !SYSBENCH_WORKLOADS.contains(&name) {
+        return Err(crate::error::usage(format!(
+            "unknown workload '{name}'; valid workloads: {}, {}",
+            SYSBENCH_WORKLOADS.join(", "),
+            pgbench::PGBENCH_WORKLOADS.join(", ")
+        )));
+    }
+    sysbench_workload(name, oltp)
+}
 
 use crate::connection::Endpoint;
 use crate::connection::Session;

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests (each test binary uses a subset).
 #![allow(dead_code)]
 
+pub mod pg;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

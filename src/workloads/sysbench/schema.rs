@@ -69,7 +69,7 @@ pub fn prepare(
 }
 
 /// The database, unless it exists (PostgreSQL has no CREATE DATABASE IF NOT EXISTS).
-fn create_database(endpoint: &Endpoint, db: &str) -> Result<()> {
+pub fn create_database(endpoint: &Endpoint, db: &str) -> Result<()> {
     match endpoint.engine {
         Engine::MySql => endpoint
             .connect_without_db()?

@@ -1,0 +1,101 @@
+//! A PostgreSQL sandbox with pg_stat_statements for the workload compatibility tests, and
+//! what they read from it.
+
+use psbench::connection::PgEndpoint;
+use psbench::server::{Flavour, Home, Sandbox, SandboxSpec};
+use std::collections::BTreeMap;
+
+pub struct PgServer {
+    pub sb: Sandbox,
+    _home: tempfile::TempDir,
+}
+
+impl PgServer {
+    /// pg_stat_statements on, autovacuum off (its transactions would count in
+    /// pg_stat_database at random moments).
+    pub fn start() -> PgServer {
+        let home = super::tempdir_builder()
+            .prefix("pgw")
+            .tempdir_in("/tmp")
+            .unwrap();
+        let mut spec = SandboxSpec::new("w", Home::new(home.path()));
+        spec.flavour = Some(Flavour::Postgres);
+        for o in [
+            "shared_preload_libraries=pg_stat_statements",
+            "pg_stat_statements.track=all",
+            "autovacuum=off",
+        ] {
+            spec = spec.option(o).unwrap();
+        }
+        let sb = Sandbox::start(spec).unwrap();
+        PgServer { sb, _home: home }
+    }
+
+    pub fn admin(&self, db: &str) -> PgEndpoint {
+        self.sb.state().pg_admin_endpoint().with_database(db)
+    }
+
+    /// A query's rows as text (NULL as "").
+    pub fn rows(&self, db: &str, sql: &str) -> Vec<Vec<String>> {
+        self.admin(db)
+            .connect()
+            .unwrap()
+            .query(sql)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.into_iter().map(Option::unwrap_or_default).collect())
+            .collect()
+    }
+
+    /// Forget the statements and the database counters so far.
+    pub fn reset(&self, db: &str) {
+        self.rows(db, "SELECT pg_stat_statements_reset()");
+        self.rows(db, "SELECT pg_stat_reset()");
+    }
+
+    /// Calls and rows per statement shape of database `db` since the last reset (table
+    /// numbers folded: sbtestN → sbtest; statements matching any of `skip` left out), and
+    /// the database's commits and rollbacks.
+    pub fn counts(&self, db: &str, skip: &[&str]) -> (BTreeMap<String, (u64, u64)>, (u64, u64)) {
+        let mut shapes = BTreeMap::new();
+        let q = format!(
+            "SELECT query, calls, rows FROM pg_stat_statements \
+             WHERE dbid = (SELECT oid FROM pg_database WHERE datname = '{db}') \
+             AND query NOT LIKE '%pg_stat%'"
+        );
+        for r in self.rows(db, &q) {
+            if skip.iter().any(|s| r[0].contains(s)) {
+                continue;
+            }
+            let e = shapes.entry(fold_tables(&r[0])).or_insert((0, 0));
+            e.0 += r[1].parse::<u64>().unwrap();
+            e.1 += r[2].parse::<u64>().unwrap();
+        }
+        // A backend reports its transactions when it ends; the clients have ended, and the
+        // server flushes within a second.
+        std::thread::sleep(std::time::Duration::from_millis(1200));
+        let x = &self.rows(
+            db,
+            &format!(
+                "SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = '{db}'"
+            ),
+        )[0];
+        (shapes, (x[0].parse().unwrap(), x[1].parse().unwrap()))
+    }
+}
+
+pub fn fold_tables(query: &str) -> String {
+    let mut out = String::new();
+    let mut rest = query;
+    while let Some(i) = rest.find("sbtest") {
+        out.push_str(&rest[..i + 6]);
+        rest = rest[i + 6..].trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Calls per shape, for comparing two clients.
+pub fn calls(m: &BTreeMap<String, (u64, u64)>) -> Vec<(String, u64)> {
+    m.iter().map(|(k, v)| (k.clone(), v.0)).collect()
+}
