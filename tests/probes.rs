@@ -2,7 +2,7 @@
 
 mod common;
 
-use psbench::probes::{PfsState, ProcSample, StatusSnapshot};
+use psbench::probes::{AdminConn, PfsState, ProcSample, StatusSnapshot};
 use psbench::server::{Home, Sandbox, SandboxSpec};
 
 #[test]
@@ -28,13 +28,14 @@ fn pfs_state_and_status_deltas_of_a_real_server() {
     );
     assert!(pfs.memory_bytes > 50 << 20, "{pfs:?}");
 
-    let before = StatusSnapshot::read(&mut c).unwrap();
+    let mut status = AdminConn::MySql(sb.admin_endpoint().connect().unwrap());
+    let before = StatusSnapshot::read(&mut status).unwrap();
     let cpu_before = ProcSample::of(sb.pid().unwrap()).unwrap();
     use mysql::prelude::Queryable;
     for _ in 0..50 {
         c.query_drop("SELECT 1").unwrap();
     }
-    let d = StatusSnapshot::read(&mut c).unwrap().delta(&before);
+    let d = StatusSnapshot::read(&mut status).unwrap().delta(&before);
     // 50 selects plus the SHOW GLOBAL STATUS itself.
     assert_eq!(d["Com_select"], 50.0);
     let server = ProcSample::of(sb.pid().unwrap())

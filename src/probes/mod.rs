@@ -2,6 +2,7 @@
 //! /proc (a whole process tree for servers that work in many processes), whole-machine CPU
 //! (to detect foreign load), server status deltas, PFS state.
 
+pub mod admin;
 pub mod device;
 pub mod host;
 pub mod machine;
@@ -10,6 +11,7 @@ pub mod process;
 pub mod process_tree;
 pub mod status;
 
+pub use admin::AdminConn;
 pub use machine::MachineSample;
 pub use pfs::PfsState;
 pub use process::ProcSample;

@@ -1,11 +1,20 @@
 //! performance_schema facts read from a running server: how much memory it holds and which
 //! instruments and consumers are enabled (to verify that a variant took effect).
 
+use super::admin::AdminConn;
 pub use crate::results::provenance::PfsState;
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
 
 impl PfsState {
+    /// PostgreSQL has no performance_schema: its state is the empty one.
+    pub fn read_any(conn: &mut AdminConn) -> Result<Self> {
+        match conn {
+            AdminConn::MySql(c) => Self::read(c),
+            AdminConn::Pg(_) => Ok(PfsState::default()),
+        }
+    }
+
     pub fn read(conn: &mut mysql::Conn) -> Result<Self> {
         let on: Option<String> = conn
             .query_first("SELECT @@performance_schema")

@@ -122,6 +122,10 @@ pub struct Dataset {
     pub tables: Option<u32>,
     #[serde(default)]
     pub table_size: Option<u32>,
+    /// PostgreSQL: pgbench's tables at this scale beside sysbench's (default 1 when a
+    /// pgbench workload runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pgbench_scale: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -251,6 +255,9 @@ pub struct Variant {
     /// A settings preset applied before the variant's own options: `durable`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settings: Option<String>,
+    /// `postgres`: the system's PostgreSQL when neither basedir nor version names a server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

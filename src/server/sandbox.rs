@@ -527,11 +527,10 @@ impl Sandbox {
     pub fn admin_endpoint(&self) -> Endpoint {
         self.state.admin_endpoint()
     }
-    /// root over TCP on 127.0.0.1, with the sandbox's password.
+    /// root (PostgreSQL: postgres) over TCP on 127.0.0.1, with the sandbox's password.
     pub fn tcp_endpoint(&self) -> Endpoint {
-        let mut e = Endpoint::tcp("127.0.0.1", self.state.port, "root");
-        e.password = Some(self.access.password().to_string());
-        e
+        self.state
+            .tcp_endpoint_with(Some(self.access.password().to_string()))
     }
 
     /// The OS account the server runs as, when not psbench's own user.

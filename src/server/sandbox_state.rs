@@ -34,15 +34,36 @@ impl SandboxState {
 
     /// The root account over the sandbox's socket, whose directory only the owner can reach
     /// (root@localhost needs no password: it is reachable over the socket only).
+    /// (PostgreSQL: the superuser `postgres` over the socket in that directory.)
     pub fn admin_endpoint(&self) -> Endpoint {
-        Endpoint::tcp("127.0.0.1", self.port, "root").with_socket(Some(self.socket.clone()))
+        let e = Endpoint::tcp("127.0.0.1", self.port, self.superuser())
+            .with_socket(Some(self.socket.clone()));
+        self.in_protocol(e)
     }
 
-    /// root over TCP on 127.0.0.1, with this sandbox's password.
+    /// root (PostgreSQL: postgres) over TCP on 127.0.0.1, with this sandbox's password.
     pub fn tcp_endpoint(&self) -> Endpoint {
-        let mut e = Endpoint::tcp("127.0.0.1", self.port, "root");
-        e.password = access::password(&self.dir);
-        e
+        self.tcp_endpoint_with(access::password(&self.dir))
+    }
+
+    pub(super) fn tcp_endpoint_with(&self, password: Option<String>) -> Endpoint {
+        let mut e = Endpoint::tcp("127.0.0.1", self.port, self.superuser());
+        e.password = password;
+        self.in_protocol(e)
+    }
+
+    fn superuser(&self) -> &'static str {
+        match self.binaries.flavour {
+            Flavour::Postgres => pg::SUPERUSER,
+            _ => "root",
+        }
+    }
+
+    fn in_protocol(&self, e: Endpoint) -> Endpoint {
+        match self.binaries.flavour {
+            Flavour::Postgres => e.postgres(),
+            _ => e,
+        }
     }
 
     /// PostgreSQL: the superuser over the socket in the sandbox's private directory.

@@ -5,7 +5,9 @@ use super::file::Limits;
 use crate::connection::Endpoint;
 use crate::driver::{self, RunOptions, RunReport, Unwatched};
 use crate::probes::device::{Device, DeviceSeries};
-use crate::probes::{status, MachineSample, PfsState, ProcSample, StatusSnapshot};
+use crate::probes::{
+    process_tree, status, AdminConn, MachineSample, PfsState, ProcSample, StatusSnapshot,
+};
 use crate::results::insert_benchmark::StepResult;
 use crate::results::{CellKey, CellResult, Flag, Regime, Resources};
 use crate::stats::steady::steady_state;
@@ -89,10 +91,11 @@ pub fn probed(
     target: &Target,
     window: impl FnOnce() -> Result<Measured>,
 ) -> Result<CellResult> {
-    let mut admin = target.admin.connect()?;
+    let mut admin = AdminConn::open(target.admin)?;
     let status_before = StatusSnapshot::read(&mut admin)?;
     let machine_before = MachineSample::now()?;
-    let server_before = ProcSample::of(target.server_pid)?;
+    // The server's whole process tree: PostgreSQL works in one process per connection.
+    let server_before = process_tree::sample(target.server_pid)?;
     let client_before = ProcSample::of_self()?;
 
     let sampling = match profile {
@@ -109,10 +112,10 @@ pub fn probed(
     };
 
     let client = ProcSample::of_self()?.since(&client_before);
-    let server = ProcSample::of(target.server_pid)?.since(&server_before);
+    let server = process_tree::sample(target.server_pid)?.since(&server_before);
     let machine = MachineSample::now()?.since(&machine_before);
     let status_delta = StatusSnapshot::read(&mut admin)?.delta(&status_before);
-    let pfs = PfsState::read(&mut admin)?;
+    let pfs = PfsState::read_any(&mut admin)?;
 
     let t = &report.totals;
     let txns = measured.ops;

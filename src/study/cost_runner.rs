@@ -7,7 +7,6 @@ use super::file::WorkloadStep;
 use super::{cost, ibench_cost, variant};
 use crate::results::{CostResult, StudyResults};
 use crate::server::Sandbox;
-use crate::workloads::sysbench::sysbench_workload;
 use anyhow::{Context, Result};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -72,7 +71,7 @@ pub(super) fn run_cost(
                 continue;
             }
             progress.start(&format!("cost: {} {}", v.name, w.label()));
-            let workload = sysbench_workload(&w.workload, &study.workload_options(w)?)?;
+            let workload = study.workload_of(w)?;
             let seed = cell_seed(res.seed, 0, &w.label(), 1);
             let windows = w.cost_events.clone().unwrap_or(study.cost.events.clone());
             // Heavier transactions take fewer warm-up transactions, as they take fewer measured ones.

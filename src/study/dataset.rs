@@ -2,7 +2,9 @@
 //! every variant run starts from a fresh copy of it (docs/study-file.md#dataset). A version's data is
 //! prepared by that version, never shared across versions.
 
-use crate::server::{Binaries, Home, Sandbox, SandboxSpec};
+use crate::probes::AdminConn;
+use crate::server::{Binaries, Flavour, Home, Sandbox, SandboxSpec};
+use crate::workloads::pgbench::{pgbench_workload, PgbenchOptions};
 use crate::workloads::sysbench::{sysbench_workload, OltpOptions};
 use anyhow::{Context, Result};
 use std::collections::hash_map::DefaultHasher;
@@ -31,12 +33,14 @@ pub struct Prepared {
 /// Where a prepared dataset keeps its measured size beside the datadir.
 const SIZE_FILE: &str = "bytes";
 
-/// A prepared datadir for `basedir`'s server holding the sysbench tables `opts` describe,
-/// from the cache under `home` or loaded now (printing what it does to `log`).
+/// A prepared datadir for `basedir`'s server holding the sysbench tables `opts` describe
+/// (and on PostgreSQL pgbench's at `pgbench_scale`, when given), from the cache under `home`
+/// or loaded now (printing what it does to `log`).
 pub fn prepared(
     home: &Home,
     basedir: Option<&Path>,
     opts: &OltpOptions,
+    pgbench_scale: Option<u32>,
     log: &mut dyn std::io::Write,
 ) -> Result<Prepared> {
     let bin = Binaries::locate(basedir)?;
@@ -54,6 +58,7 @@ pub fn prepared(
     )
         .hash(&mut h);
     opts.mysql_storage_engine.hash(&mut h);
+    pgbench_scale.hash(&mut h);
     format!("{:?}", opts.rand_type).hash(&mut h);
     let key = format!("{:016x}", h.finish());
     let dest = home.root().join("datasets").join(format!(
@@ -69,7 +74,8 @@ pub fn prepared(
             .and_then(|s| s.trim().parse().ok())
             .unwrap_or(0)
     };
-    if data.join(DATABASE).is_dir() {
+    // The size file is written before the directory gets its final name: a complete load.
+    if data.is_dir() && dest.join(SIZE_FILE).is_file() {
         return Ok(Prepared {
             dir: data,
             bytes: size_of(&dest),
@@ -95,7 +101,19 @@ pub fn prepared(
     workload
         .prepare(&ep, 2, DATA_SEED)
         .context("loading the sysbench tables")?;
-    let bytes = measured_bytes(&mut ep.connect()?)?;
+    if let (Some(scale), Flavour::Postgres) = (pgbench_scale, bin.flavour) {
+        let opts = PgbenchOptions {
+            scale,
+            ..PgbenchOptions::default()
+        };
+        pgbench_workload("pgbench_tpcb_like", &opts)?
+            .prepare(&ep, 1, DATA_SEED)
+            .context("loading pgbench's tables")?;
+    }
+    let bytes = match AdminConn::open(&ep)? {
+        AdminConn::MySql(mut c) => measured_bytes(&mut c)?,
+        AdminConn::Pg(mut c) => pg_bytes(&mut c)?,
+    };
     let tmp = dest.with_extension("tmp");
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp)?;
@@ -112,6 +130,20 @@ pub fn prepared(
         server: bin.label(),
         load_s: started.elapsed().as_secs_f64(),
     })
+}
+
+/// PostgreSQL: the tables' heap, index and TOAST bytes in the benchmark database.
+fn pg_bytes(conn: &mut crate::connection::postgres::PgSession) -> Result<u64> {
+    let rows = conn.query(
+        "SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c \
+         JOIN pg_namespace n ON n.oid = c.relnamespace \
+         WHERE n.nspname = 'public' AND c.relkind = 'r'",
+    )?;
+    Ok(rows
+        .first()
+        .and_then(|r| r[0].as_deref())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0))
 }
 
 /// Data and index bytes of the sysbench tables, with statistics refreshed first (InnoDB's

@@ -7,6 +7,7 @@ pub use crate::results::study::{
     CostSettings, Dataset, Limits, Mode, Study, Variant, WorkloadStep, INSERT_BENCHMARK,
 };
 use crate::workloads::ibench::{parse_steps, IbenchOptions, Step};
+use crate::workloads::pgbench::{is_pgbench, PGBENCH_WORKLOADS};
 use crate::workloads::sysbench::{OltpOptions, SYSBENCH_WORKLOADS};
 use anyhow::Result;
 
@@ -43,27 +44,17 @@ impl Study {
             if v.name.is_empty() || !seen.insert(v.name.as_str()) {
                 return bad(format!("variant name '{}' is empty or repeated", v.name));
             }
-            if let Some(sc) = &v.scenario {
-                super::scenarios::scenario(sc)
-                    .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
-            }
             for o in &v.options {
                 crate::server::ServerOption::parse(o)
                     .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
             }
-            if let Some(p) = &v.settings {
+            if let Some(p) = v
+                .settings
+                .as_ref()
+                .filter(|_| !super::engines::is_postgres(v))
+            {
                 crate::server::presets::options(p, crate::server::Flavour::MariaDb)
                     .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
-            }
-            if v.basedir
-                .as_deref()
-                .is_some_and(crate::server::postgres::binaries::is_tree)
-            {
-                return bad(format!(
-                    "variant '{}': its basedir holds PostgreSQL: studies run MySQL-family servers \
-                     only so far; a PostgreSQL server runs as a sandbox (`psbench sandbox start --engine postgres`)",
-                    v.name
-                ));
             }
             if let Some(ver) = &v.version {
                 if v.basedir.is_some() {
@@ -72,17 +63,11 @@ impl Study {
                         v.name
                     ));
                 }
-                let r = crate::server::releases::Release::parse(ver)
+                crate::server::releases::Release::parse(ver)
                     .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
-                if r.flavour == crate::server::Flavour::Postgres {
-                    return bad(format!(
-                        "variant '{}': {ver}: studies run MySQL-family servers only so far; \
-                         a PostgreSQL server runs as a sandbox (`psbench sandbox start --engine postgres`)",
-                        v.name
-                    ));
-                }
             }
         }
+        super::engines::check(self).map_err(|e| usage(format!("{origin}: {e}")))?;
         for [new, base] in &self.pairs {
             for v in [new, base] {
                 if !self.variants.iter().any(|x| &x.name == v) {
@@ -140,11 +125,12 @@ impl Study {
                     w.label()
                 ));
             }
-            if !SYSBENCH_WORKLOADS.contains(&w.workload.as_str()) {
+            if !SYSBENCH_WORKLOADS.contains(&w.workload.as_str()) && !is_pgbench(&w.workload) {
                 return bad(format!(
-                    "unknown workload '{}'; known: {}, {INSERT_BENCHMARK}",
+                    "unknown workload '{}'; known: {}, {INSERT_BENCHMARK}, and on PostgreSQL {}",
                     w.workload,
-                    SYSBENCH_WORKLOADS.join(", ")
+                    SYSBENCH_WORKLOADS.join(", "),
+                    PGBENCH_WORKLOADS.join(", ")
                 ));
             }
             let threads = w.threads.as_ref().unwrap_or(&self.threads);
@@ -155,6 +141,8 @@ impl Study {
                 ));
             }
             self.workload_options(w)
+                .map_err(|e| usage(format!("{origin}: workload '{}': {e}", w.label())))?;
+            self.pgbench_options(w)
                 .map_err(|e| usage(format!("{origin}: workload '{}': {e}", w.label())))?;
             if let Some(events) = &w.cost_events {
                 super::cost::Plan::check(events)
@@ -209,7 +197,8 @@ impl Study {
             table_size: rows,
             ..OltpOptions::default()
         };
-        if w.options.is_empty() {
+        // pgbench's steps take pgbench's options (Study::pgbench_options).
+        if w.options.is_empty() || is_pgbench(&w.workload) {
             return Ok(base);
         }
         let mut table = toml::Table::try_from(&base)?;

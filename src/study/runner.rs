@@ -24,6 +24,10 @@ fn now_unix() -> u64 {
 /// missing.
 fn resolve_versions(study: &mut super::file::Study) -> Result<()> {
     for v in &mut study.variants {
+        // engine = "postgres" alone: the system's newest PostgreSQL, named by its tree.
+        if v.engine.as_deref() == Some("postgres") && v.basedir.is_none() && v.version.is_none() {
+            v.basedir = Some(crate::server::postgres::binaries::system_tree()?);
+        }
         if let (Some(ver), None) = (&v.version, &v.basedir) {
             let dir = crate::server::fetch::release(
                 ver,
@@ -134,10 +138,16 @@ fn datadirs(
     let mut datadirs = BTreeMap::new();
     for v in &study.variants {
         if !datadirs.contains_key(&v.basedir) {
+            let pgbench_scale = study
+                .workloads
+                .iter()
+                .any(|w| crate::workloads::pgbench::is_pgbench(&w.workload))
+                .then(|| study.pgbench_scale());
             let d = dataset::prepared(
                 &req.home,
                 v.basedir.as_deref(),
                 &data_opts,
+                pgbench_scale,
                 &mut std::io::stderr(),
             )?;
             record_dataset(res, &d, data_opts.tables, data_opts.table_size);

@@ -10,7 +10,6 @@ use super::{dataset, insert_benchmark, regime, variant};
 use crate::probes::device::Device;
 use crate::results::{CellKey, CellResult, Flag, Regime, StudyResults};
 use crate::server::{errorlog, Sandbox};
-use crate::workloads::sysbench::sysbench_workload;
 use crate::workloads::Workload;
 use anyhow::{Context, Result};
 use std::time::Duration;
@@ -20,12 +19,7 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
     let workloads: Vec<_> = study
         .sysbench_steps()
         .into_iter()
-        .map(|w| {
-            Ok((
-                w,
-                sysbench_workload(&w.workload, &study.workload_options(w)?)?,
-            ))
-        })
+        .map(|w| Ok((w, study.workload_of(w)?)))
         .collect::<Result<_>>()?;
     let mut profiling = crate::profile::Session::new(&study.profile, &ctx.req.out_dir);
     let clients = most_connections(study);

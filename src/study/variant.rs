@@ -2,7 +2,7 @@
 //! datadir, its runtime SQL, and the check that it all took effect.
 
 use super::file::Variant;
-use super::scenarios;
+use super::{engines, pg_scenarios, scenarios};
 use crate::probes::PfsState;
 use crate::results::VariantProvenance;
 use crate::server::options::{self, DEFAULT_MAX_CONNECTIONS};
@@ -29,6 +29,7 @@ pub struct Launch<'a> {
 /// The options a variant asks for: its scenario's, then its own.
 pub fn options(v: &Variant) -> Result<Vec<ServerOption>> {
     let mut opts = match &v.scenario {
+        Some(s) if pg_scenarios::is_pg_scenario(s) => pg_scenarios::scenario(s)?.options(),
         Some(s) => scenarios::scenario(s)?.options(),
         None => Vec::new(),
     };
@@ -63,8 +64,12 @@ pub fn connection_options(v: &Variant, clients: u32) -> Result<Vec<ServerOption>
             &connections.to_string(),
         ));
     }
+    // PostgreSQL has no limit on a session's prepared statements.
     let statements = (connections as u64 * STATEMENTS_PER_CONNECTION).min(MOST_PREPARED_STATEMENTS);
-    if statements > DEFAULT_PREPARED_STATEMENTS && !sets("max_prepared_stmt_count") {
+    if !engines::is_postgres(v)
+        && statements > DEFAULT_PREPARED_STATEMENTS
+        && !sets("max_prepared_stmt_count")
+    {
         out.push(ServerOption::new(
             "max_prepared_stmt_count",
             &statements.to_string(),
@@ -76,6 +81,9 @@ pub fn connection_options(v: &Variant, clients: u32) -> Result<Vec<ServerOption>
 /// Start, apply, verify. An error here means the variant did not take effect: it stops the study.
 pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
     let v = l.variant;
+    if engines::is_postgres(v) {
+        return start_postgres(l);
+    }
     // Located once (it runs `mysqld --version`), only when the scenario or preset needs it.
     let bin = if v.scenario.is_some() || v.settings.is_some() {
         Some(crate::server::Binaries::locate(v.basedir.as_deref())?)
@@ -100,8 +108,6 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
     spec.datadir_from = Some(l.datadir.to_path_buf());
     spec.wrapper = l.wrapper.clone();
     spec.ready_timeout = l.ready_timeout;
-    // A MySQL-family tree: a basedir holding PostgreSQL is refused before anything starts.
-    spec.flavour = Some(crate::server::Flavour::MariaDb);
     let sb = Sandbox::start(spec).with_context(|| format!("starting variant '{}'", v.name))?;
     if let Some(p) = &v.settings {
         if let Some(why) = presets::not_applied(p, sb.variables()).first() {
@@ -134,6 +140,45 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
         sql: v.sql.clone(),
         variables: sb.variables().clone(),
         pfs,
+    };
+    Ok((sb, prov))
+}
+
+/// A PostgreSQL variant: its settings (read back by the sandbox), then in the benchmark
+/// database its SQL and its scenario's extension, verified.
+fn start_postgres(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
+    let v = l.variant;
+    let mut spec = SandboxSpec::new(&l.sandbox_name, l.home.clone());
+    spec.basedir = v.basedir.clone();
+    spec.flavour = Some(crate::server::Flavour::Postgres);
+    spec.options = options(v)?;
+    spec.options.extend(l.extra_options.iter().cloned());
+    spec.datadir_from = Some(l.datadir.to_path_buf());
+    spec.wrapper = l.wrapper.clone();
+    spec.ready_timeout = l.ready_timeout;
+    let sb = Sandbox::start(spec).with_context(|| format!("starting variant '{}'", v.name))?;
+    let ep = sb
+        .admin_endpoint()
+        .with_database(Some(super::dataset::DATABASE));
+    let mut admin = ep.pg().connect()?;
+    for stmt in &v.sql {
+        admin
+            .run(stmt)
+            .with_context(|| format!("variant '{}': running `{stmt}`", v.name))?;
+    }
+    if let Some(s) = &v.scenario {
+        pg_scenarios::scenario(s)?
+            .apply_and_verify(&mut admin)
+            .with_context(|| format!("variant '{}'", v.name))?;
+    }
+    let prov = VariantProvenance {
+        server_binary: sb.binaries().server.display().to_string(),
+        server_sha256: String::new(),
+        server_version: sb.binaries().version.clone(),
+        options: sb.state().options.clone(),
+        sql: v.sql.clone(),
+        variables: sb.variables().clone(),
+        pfs: PfsState::default(),
     };
     Ok((sb, prov))
 }

@@ -1,0 +1,130 @@
+//! Studies on PostgreSQL: variants of Debian's PostgreSQL with scenarios verified on the
+//! running server, sysbench's and pgbench's workloads on one dataset, the server's CPU over
+//! its process tree and PostgreSQL's statistics per transaction; and the mix-ups refused.
+
+mod common;
+
+use common::{psbench, text};
+use std::path::Path;
+
+fn run(dir: &Path, body: &str) -> std::process::Output {
+    let file = dir.join("study.toml");
+    std::fs::write(&file, body).unwrap();
+    psbench(&dir.join("home"))
+        .arg("run")
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_postgres_study_measures_its_scenarios() {
+    let dir = common::tempdir().unwrap();
+    let o = run(
+        dir.path(),
+        r#"
+name = "pg"
+threads = [2]
+rounds = 1
+duration = 1
+warmup = 0.2
+[dataset]
+table_size = 2000
+pgbench_scale = 1
+[[variant]]
+name = "off"
+engine = "postgres"
+scenario = "pg_off"
+[[variant]]
+name = "pgss"
+engine = "postgres"
+scenario = "pgss_top"
+[[workload]]
+workload = "pgbench_select_only"
+options = { query_mode = "prepared" }
+[[workload]]
+workload = "oltp_point_select"
+"#,
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let r = common::results(&dir.path().join("out"));
+    let libs = |v: &str| {
+        r["variants"][v]["variables"]["shared_preload_libraries"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(libs("off"), "");
+    assert_eq!(libs("pgss"), "pg_stat_statements");
+    assert_eq!(
+        r["variants"]["pgss"]["variables"]["pg_stat_statements.track"],
+        "top"
+    );
+    let cells = r["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 4, "2 variants x 2 steps");
+    for c in cells {
+        assert_eq!(c["ok"], true, "{c}");
+        let res = &c["resources"];
+        // One select-only or point-select transaction: one commit, one row.
+        let per = &res["status_per_txn"];
+        let commits = per["pg_stat_database.xact_commit"].as_f64().unwrap();
+        assert!(
+            (0.95..1.1).contains(&commits),
+            "{commits} commits per txn: {c}"
+        );
+        let fetched = per["pg_stat_database.tup_fetched"].as_f64().unwrap();
+        assert!((0.95..1.2).contains(&fetched), "{fetched} rows per txn");
+        // The backends do the work: the postmaster alone would show almost none.
+        let server = res["server_cpu_us_per_txn"].as_f64().unwrap();
+        let client = res["client_cpu_us_per_txn"].as_f64().unwrap();
+        assert!(
+            server > client * 0.5,
+            "server {server} µs/txn, client {client}"
+        );
+    }
+    let md = std::fs::read_to_string(dir.path().join("out/summary.md")).unwrap();
+    assert!(
+        md.contains("pgbench_select_only") && md.contains("pgss / off"),
+        "{md}"
+    );
+}
+
+#[test]
+fn engines_scenarios_and_workloads_that_do_not_belong_together_are_refused() {
+    let dir = common::tempdir().unwrap();
+    let w = "[[workload]]\nworkload = \"oltp_point_select\"\n";
+    for (body, says) in [
+        (
+            format!("name = \"x\"\n[[variant]]\nname = \"a\"\n[[variant]]\nname = \"b\"\nengine = \"postgres\"\n{w}"),
+            "one engine",
+        ),
+        (
+            format!("name = \"x\"\n[[variant]]\nname = \"a\"\nengine = \"postgres\"\nscenario = \"all_enabled\"\n{w}"),
+            "not a PostgreSQL scenario",
+        ),
+        (
+            format!("name = \"x\"\n[[variant]]\nname = \"a\"\nscenario = \"pgss_top\"\n{w}"),
+            "PostgreSQL's",
+        ),
+        (
+            "name = \"x\"\n[[variant]]\nname = \"a\"\n[[workload]]\nworkload = \"pgbench_tpcb_like\"\n".to_string(),
+            "PostgreSQL only",
+        ),
+        (
+            format!("name = \"x\"\n[[variant]]\nname = \"a\"\nengine = \"postgres\"\noptions = [\"innodb_buffer_pool_size=1G\"]\n{w}"),
+            "innodb_buffer_pool_size",
+        ),
+        (
+            format!("name = \"x\"\n[[variant]]\nname = \"a\"\nengine = \"mariadb\"\n{w}"),
+            "engine",
+        ),
+    ] {
+        let o = run(dir.path(), &body);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{body}: {}", text(&o));
+        assert!(err.contains(says), "{body}: {err}");
+        assert_eq!(err.trim().lines().filter(|l| l.starts_with("psbench:")).count(), 1, "{err}");
+    }
+}
