@@ -8,6 +8,45 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// The wrapper for a PostgreSQL server: instrumentation on from the start, since a backend
+/// forked by the postmaster keeps the postmaster's state and cannot be reached by
+/// `callgrind_control`; each backend's dump is written when it exits.
+pub fn postgres_wrapper(out_dir: &Path) -> Result<Vec<String>> {
+    Ok(wrapper(out_dir)?
+        .into_iter()
+        .map(|a| {
+            if a == "--instr-atstart=no" {
+                "--instr-atstart=yes".to_string()
+            } else {
+                a
+            }
+        })
+        .collect())
+}
+
+/// The dump a process wrote when it exited (`callgrind.out.<pid>-01`, its one thread): its
+/// instructions without the request reads, once it is there (waiting up to `limit`).
+pub fn exit_dump_ir(dir: &Path, pid: i32, limit: std::time::Duration) -> Result<u64> {
+    let path = dir.join(format!("callgrind.out.{pid}-01"));
+    let start = std::time::Instant::now();
+    loop {
+        // The totals line ends a dump: with it, the file is complete.
+        if let Ok(text) = std::fs::read_to_string(&path) {
+            if text.lines().any(|l| l.starts_with("totals:")) {
+                let ir = parse_total_ir(&text).unwrap_or(0);
+                return Ok(ir.saturating_sub(request_reads_ir(&text)));
+            }
+        }
+        if start.elapsed() > limit {
+            bail!(
+                "no complete callgrind dump of pid {pid} at {}",
+                path.display()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 /// The wrapper that runs the server under callgrind, with instrumentation off until asked.
 pub fn wrapper(out_dir: &Path) -> Result<Vec<String>> {
     if which("valgrind").is_none() || which("callgrind_control").is_none() {
@@ -125,8 +164,9 @@ pub fn busiest_thread(dumps: &[Dump]) -> Option<u32> {
 /// Functions that read the next request from the client: whether it had already arrived (one
 /// `recv`) or not (`recv`, `poll`, `recv` again) depends on timing, which changed a window's
 /// count by up to 0.4% here, so their inclusive cost is not counted. MariaDB and MySQL both
-/// read through `vio_read` (C) or `vio_read(Vio*, …)` (C++), sometimes via `vio_read_buff`.
-const REQUEST_READS: &str = "vio_read";
+/// read through `vio_read` (C) or `vio_read(Vio*, …)` (C++), sometimes via `vio_read_buff`;
+/// a PostgreSQL backend through `secure_read`, which waits for the socket when nothing came.
+const REQUEST_READS: &[&str] = &["vio_read", "secure_read"];
 
 /// The inclusive instructions of calls into [`REQUEST_READS`] functions from outside them, as
 /// a dump's call records give them (`cfn=`, `calls=`, then the call's cost line).
@@ -146,7 +186,7 @@ pub fn request_reads_ir(dump: &str) -> u64 {
             None => spec.to_string(),
         }
     };
-    let reads = |name: &str| name.starts_with(REQUEST_READS);
+    let reads = |name: &str| REQUEST_READS.iter().any(|r| name.starts_with(r));
     let (mut caller, mut callee) = (String::new(), String::new());
     let mut call_cost_next = false;
     let mut total = 0u64;

@@ -69,7 +69,7 @@ impl Plan {
         Ok(())
     }
 
-    fn block(&self) -> u32 {
+    pub(super) fn block(&self) -> u32 {
         self.windows[0]
     }
 }
@@ -160,6 +160,10 @@ pub fn measure_in(
     before_window: BeforeWindow,
 ) -> Result<CostMeasurement> {
     Plan::check(&plan.windows).map_err(anyhow::Error::msg)?;
+    if sandbox.binaries().flavour == crate::server::Flavour::Postgres {
+        let ep = sandbox.admin_endpoint().with_database(Some(database));
+        return super::cost_pg::measure(&ep, workload, plan, dump_dir, seed, before_window);
+    }
     let pid = sandbox.pid().context("server not running")?;
     let ep = sandbox.admin_endpoint().with_database(Some(database));
     let mut session = Session::open(workload, &ep, seed)?;
@@ -248,9 +252,9 @@ pub fn agree(estimates: &[f64]) -> bool {
 }
 
 /// The measured connection, kept across the warm-up and every window.
-struct Session<'a> {
+pub(super) struct Session<'a> {
     workload: &'a dyn Workload,
-    conn: connection::Session,
+    pub(super) conn: connection::Session,
     seed: u64,
 }
 
@@ -258,7 +262,11 @@ struct Session<'a> {
 const WARMUP_SEED_SALT: u64 = 0x00C0_57AA_3A11_0001;
 
 impl<'a> Session<'a> {
-    fn open(workload: &'a dyn Workload, ep: &Endpoint, seed: u64) -> Result<Session<'a>> {
+    pub(super) fn open(
+        workload: &'a dyn Workload,
+        ep: &Endpoint,
+        seed: u64,
+    ) -> Result<Session<'a>> {
         let conn = ep.session()?;
         Ok(Session {
             workload,
@@ -269,12 +277,12 @@ impl<'a> Session<'a> {
 
     /// Fresh draws, then the block once, so that every page and statement the block touches
     /// is in memory and prepared before anything is counted.
-    fn warm_up(&mut self, plan: &Plan) -> Result<()> {
+    pub(super) fn warm_up(&mut self, plan: &Plan) -> Result<()> {
         self.run(self.seed ^ WARMUP_SEED_SALT, plan.warmup)?;
         self.run(self.seed, plan.block())
     }
 
-    fn run_window(&mut self, events: u32, block: u32) -> Result<()> {
+    pub(super) fn run_window(&mut self, events: u32, block: u32) -> Result<()> {
         for _ in 0..events / block {
             self.run(self.seed, block)?;
         }

@@ -50,13 +50,21 @@ pub(super) fn run_cost(
         // Inside the sandbox, which the server's account owns: it writes the dumps.
         let dumps = req.home.sandbox_dir(&name).join("callgrind");
         std::fs::create_dir_all(&dumps).with_context(|| format!("creating {}", dumps.display()))?;
-        let wrapper = cost::wrapper(&dumps)?;
+        let postgres = super::engines::is_postgres(v);
+        let (wrapper, extra_options) = if postgres {
+            (super::callgrind::postgres_wrapper(&dumps)?, Vec::new())
+        } else {
+            (
+                cost::wrapper(&dumps)?,
+                cost::valgrind_options(&variant::options(v)?),
+            )
+        };
         let launch = variant::Launch {
             variant: v,
             home: &req.home,
             sandbox_name: name.clone(),
             datadir: &datadirs[&v.basedir].dir,
-            extra_options: cost::valgrind_options(&variant::options(v)?),
+            extra_options,
             wrapper,
             ready_timeout: Duration::from_secs(300),
         };
