@@ -25,6 +25,11 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../studies/cached-vs-io.toml"),
     ),
     ("io-heavy", include_str!("../../studies/io-heavy.toml")),
+    (
+        "pg-stat-overhead",
+        include_str!("../../studies/pg-stat-overhead.toml"),
+    ),
+    ("pg-versions", include_str!("../../studies/pg-versions.toml")),
 ];
 
 /// The default of a bare `psbench run`.

@@ -44,7 +44,7 @@ pub fn catalogue() -> Result<String> {
             .expected_minutes
             .map(|m| format!(" (about {m:.0} min on a 2-core VM)"))
             .unwrap_or_default();
-        let _ = writeln!(s, "  {:<14} {}{time}", name, study.description);
+        let _ = writeln!(s, "  {:<16} {}{time}", name, study.description);
     }
     let flavours: Vec<&str> = scenarios::PfsFlavour::ALL
         .iter()
@@ -75,6 +75,15 @@ pub fn catalogue() -> Result<String> {
             f.label(),
             f.default_consumers().join(", ")
         );
+    }
+    let _ = writeln!(
+        s,
+        "\nPostgreSQL scenarios (a variant with engine = \"postgres\" or a postgres-… version), \
+         read back from pg_settings:"
+    );
+    for n in super::pg_scenarios::NAMES {
+        let sc = super::pg_scenarios::scenario(n)?;
+        let _ = writeln!(s, "  {:<21} {}", n, sc.description);
     }
     Ok(s)
 }
