@@ -29,7 +29,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "pg-stat-overhead",
         include_str!("../../studies/pg-stat-overhead.toml"),
     ),
-    ("pg-versions", include_str!("../../studies/pg-versions.toml")),
+    (
+        "pg-versions",
+        include_str!("../../studies/pg-versions.toml"),
+    ),
 ];
 
 /// The default of a bare `psbench run`.
