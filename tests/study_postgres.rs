@@ -128,3 +128,79 @@ fn engines_scenarios_and_workloads_that_do_not_belong_together_are_refused() {
         assert_eq!(err.trim().lines().filter(|l| l.starts_with("psbench:")).count(), 1, "{err}");
     }
 }
+
+#[test]
+fn an_interrupted_postgres_study_records_no_failures_and_resumes() {
+    let dir = common::tempdir().unwrap();
+    let file = dir.path().join("study.toml");
+    std::fs::write(
+        &file,
+        r#"
+name = "pgint"
+threads = [1, 2]
+rounds = 2
+duration = 1
+warmup = 0.2
+[dataset]
+table_size = 2000
+[[variant]]
+name = "off"
+engine = "postgres"
+[[variant]]
+name = "pgss"
+engine = "postgres"
+scenario = "pgss_top"
+[[workload]]
+workload = "oltp_point_select"
+"#,
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let mut child = psbench(&dir.path().join("home"))
+        .arg("run")
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Interrupt once some cells are in: the one running then is cut short.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let done = std::fs::read_to_string(out.join("results.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .map_or(0, |r| r["cells"].as_array().map_or(0, |c| c.len()));
+        if done >= 2 {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "no cells after 120 s");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let status = child.wait().unwrap();
+    assert!(!status.success());
+    let r = common::results(&out);
+    let cells = r["cells"].as_array().unwrap();
+    assert!(cells.len() < 8, "the study finished before the signal");
+    assert!(
+        cells.iter().all(|c| c["ok"] == true),
+        "a cell cut short by the stop was kept as a failure: {cells:#?}"
+    );
+    let o = psbench(&dir.path().join("home"))
+        .arg("run")
+        .arg("--resume")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let r = common::results(&out);
+    let cells = r["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 8, "2 variants x 2 threads x 2 rounds");
+    assert!(cells.iter().all(|c| c["ok"] == true));
+}

@@ -5,27 +5,35 @@ use super::process::{ProcState, ProcessId};
 use nix::sys::signal::Signal;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, Once};
 use std::time::{Duration, Instant};
 
-static SERVERS: Mutex<Option<HashMap<u64, ProcessId>>> = Mutex::new(None);
+/// Each server with the signal that asks it to stop (PostgreSQL's fast shutdown is SIGINT).
+static SERVERS: Mutex<Option<HashMap<u64, (ProcessId, Signal)>>> = Mutex::new(None);
 static NEXT: AtomicU64 = AtomicU64::new(1);
 static HANDLER: Once = Once::new();
+/// Set once a terminating signal arrived: work failing from then on is the stop's doing.
+static STOPPING: AtomicBool = AtomicBool::new(false);
+
+/// True after a terminating signal: a failure now is the servers being stopped, not a result.
+pub fn stopping() -> bool {
+    STOPPING.load(Ordering::SeqCst)
+}
 
 /// Hooks run on a terminating signal before the servers are stopped (e.g. to flush results).
 type Hook = Box<dyn Fn() + Send + Sync>;
 static HOOKS: Mutex<Vec<Hook>> = Mutex::new(Vec::new());
 
-/// Record a started server; returns the key to unregister it with.
-pub fn register(id: ProcessId) -> u64 {
+/// Record a started server and how it is asked to stop; returns the key to unregister it with.
+pub fn register(id: ProcessId, stop: Signal) -> u64 {
     install_signal_handler();
     let key = NEXT.fetch_add(1, Ordering::Relaxed);
     SERVERS
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .get_or_insert_with(HashMap::new)
-        .insert(key, id);
+        .insert(key, (id, stop));
     key
 }
 
@@ -44,23 +52,23 @@ pub fn on_signal(hook: impl Fn() + Send + Sync + 'static) {
         .push(Box::new(hook));
 }
 
-/// Stop every registered server: SIGTERM to all at once, up to `grace` for them to finish,
-/// then SIGKILL for the rest.
+/// Stop every registered server: its stop signal to all at once, up to `grace` for them to
+/// finish, then SIGKILL for the rest.
 pub fn stop_all(grace: Duration) {
-    let ids: Vec<ProcessId> = SERVERS
+    let ids: Vec<(ProcessId, Signal)> = SERVERS
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .as_mut()
         .map(|m| m.drain().map(|(_, v)| v).collect())
         .unwrap_or_default();
-    for id in &ids {
-        id.signal(Signal::SIGTERM);
+    for (id, stop) in &ids {
+        id.signal(*stop);
     }
     let start = Instant::now();
-    while start.elapsed() < grace && ids.iter().any(|i| i.state() == ProcState::Running) {
+    while start.elapsed() < grace && ids.iter().any(|(i, _)| i.state() == ProcState::Running) {
         std::thread::sleep(Duration::from_millis(10));
     }
-    for id in &ids {
+    for (id, _) in &ids {
         id.signal(Signal::SIGKILL);
     }
 }
@@ -84,6 +92,7 @@ pub fn install_signal_handler() {
                         SIGTERM => "SIGTERM",
                         _ => "SIGHUP",
                     };
+                    STOPPING.store(true, Ordering::SeqCst);
                     eprintln!("\npsbench: {name} received: stopping the servers it started");
                     for hook in HOOKS.lock().unwrap_or_else(|e| e.into_inner()).iter() {
                         hook();

@@ -347,7 +347,7 @@ impl Sandbox {
             .spawn()
             .with_context(|| format!("starting {}", bin.server.display()))?;
         let id = ProcessId::of(child.id() as i32)?;
-        self.registry_key = Some(registry::register(id));
+        self.registry_key = Some(registry::register(id, self.state.stop_signal()));
         self.state.process = Some(id);
         self.child = Some(child);
         Ok(())

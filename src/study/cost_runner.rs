@@ -104,6 +104,9 @@ pub(super) fn run_cost(
                     entry.unstable = m.unstable;
                     entry.windows = m.windows.iter().map(cost::Window::recorded).collect();
                 }
+                Err(e) if crate::server::registry::stopping() => {
+                    return Err(e.context("stopped by a signal"));
+                }
                 Err(e) => {
                     let msg = format!("{e:#}");
                     progress.note(&format!("cost {} {} failed: {msg}", v.name, w.label()));

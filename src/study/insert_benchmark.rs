@@ -115,6 +115,9 @@ impl StepHost for Cells<'_> {
                 insert_benchmark: Some(result),
             })
         });
+        if measured.is_err() && crate::server::registry::stopping() {
+            anyhow::bail!("stopped by a signal during {} {}", self.variant, key.step);
+        }
         let go_on = measured.is_ok();
         let cell = measured.unwrap_or_else(|e| {
             let msg = format!("{e:#}");

@@ -89,6 +89,10 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
                 sb = variant::start(&launch)?.0;
                 prepare_regime(ctx, &sb, regime, res)?;
             }
+            // Stopped by a signal: the cell is not a failure to keep, but one to run on resume.
+            if result.is_err() && crate::server::registry::stopping() {
+                anyhow::bail!("stopped by a signal during {what}");
+            }
             let cell = result.unwrap_or_else(|e| {
                 let msg = format!("{e:#}");
                 ctx.progress.note(&format!("{what} failed: {msg}"));
