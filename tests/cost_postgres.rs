@@ -5,7 +5,6 @@
 
 mod common;
 
-use common::{psbench, text};
 use psbench::connection::Session;
 use psbench::server::{Flavour, Home, Sandbox, SandboxSpec};
 use psbench::study::callgrind::postgres_wrapper;
@@ -94,10 +93,7 @@ fn each_windows_backend_is_counted_and_a_burst_is_caught() {
 
 #[test]
 fn a_postgres_study_in_cost_mode_prices_pg_stat_statements() {
-    let dir = common::tempdir().unwrap();
-    let file = dir.path().join("s.toml");
-    std::fs::write(
-        &file,
+    let (r, _) = common::run_study(
         r#"
 name = "pgcost"
 mode = "cost"
@@ -117,18 +113,7 @@ scenario = "pgss_top"
 [[workload]]
 workload = "oltp_point_select"
 "#,
-    )
-    .unwrap();
-    let out = dir.path().join("out");
-    let o = psbench(&dir.path().join("home"))
-        .arg("run")
-        .arg(&file)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", text(&o));
-    let r = common::results(&out);
+    );
     let cost = |v: &str| {
         r["cost"]
             .as_array()

@@ -231,31 +231,6 @@ fn mixed_up_engines_and_releases_are_one_line_errors() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
-    // A study's variant naming a PostgreSQL release or tree is refused before anything runs.
-    for variant in [
-        "version = \"postgres-17.2.0\"".to_string(),
-        format!("basedir = \"{}\"", pg_tree.display()),
-    ] {
-        let file = home.path().join("s.toml");
-        std::fs::write(
-            &file,
-            format!(
-                "name = \"pg\"\nthreads = [1]\nrounds = 1\nduration = 1\n\
-                 [[variant]]\nname = \"a\"\n{variant}\n[[workload]]\nworkload = \"oltp_point_select\"\n"
-            ),
-        )
-        .unwrap();
-        let out = psbench(home.path())
-            .arg("run")
-            .arg(&file)
-            .arg("--out")
-            .arg(home.path().join("out"))
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{variant}: {}", text(&out));
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(err.trim().lines().count(), 1, "{variant}: {err}");
-    }
 }
 
 #[test]
@@ -296,28 +271,15 @@ fn postgres_17_from_maven_central_loads_pg_stat_statements_and_auto_explain() {
 
 /// `psql ARGS` run as the unprivileged user `nobody`, with `password` in PGPASSWORD.
 fn psql_as_nobody(args: &[String], password: Option<&str>) -> std::process::Output {
-    use std::os::unix::process::CommandExt;
-    const NOBODY: u32 = 65534;
     let mut c = Command::new("psql");
-    c.args(args).current_dir("/");
-    c.env("PGPASSFILE", "/nonexistent");
+    c.args(args)
+        .current_dir("/")
+        .env("PGPASSFILE", "/nonexistent");
     match password {
         Some(p) => c.env("PGPASSWORD", p),
         None => c.env_remove("PGPASSWORD"),
     };
-    // SAFETY: only async-signal-safe calls between fork and exec.
-    unsafe {
-        c.pre_exec(|| {
-            if libc::setgroups(0, std::ptr::null()) != 0
-                || libc::setgid(NOBODY) != 0
-                || libc::setuid(NOBODY) != 0
-            {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    c.output().unwrap()
+    common::as_nobody(&mut c).output().unwrap()
 }
 
 #[test]

@@ -8,11 +8,8 @@ mod common;
 use common::{psbench, text};
 use psbench::server::{Home, SandboxState};
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Output};
-
-const NOBODY: u32 = 65534;
 
 /// Stops the sandbox by name when the test ends, however it ends.
 struct Stop<'a>(&'a Path);
@@ -27,19 +24,7 @@ impl Drop for Stop<'_> {
 fn as_nobody(args: &[&str]) -> Output {
     let mut c = Command::new("mariadb");
     c.arg("--no-defaults").args(args).current_dir("/");
-    // SAFETY: only async-signal-safe calls between fork and exec.
-    unsafe {
-        c.pre_exec(|| {
-            if libc::setgroups(0, std::ptr::null()) != 0
-                || libc::setgid(NOBODY) != 0
-                || libc::setuid(NOBODY) != 0
-            {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    c.output().unwrap()
+    common::as_nobody(&mut c).output().unwrap()
 }
 
 fn sql_as_owner(connect: &str, query: &str) -> String {

@@ -21,9 +21,7 @@ fn run(dir: &Path, body: &str) -> std::process::Output {
 
 #[test]
 fn a_postgres_study_measures_its_scenarios() {
-    let dir = common::tempdir().unwrap();
-    let o = run(
-        dir.path(),
+    let (r, md) = common::run_study(
         r#"
 name = "pg"
 threads = [2]
@@ -48,8 +46,6 @@ options = { query_mode = "prepared" }
 workload = "oltp_point_select"
 "#,
     );
-    assert!(o.status.success(), "{}", text(&o));
-    let r = common::results(&dir.path().join("out"));
     let libs = |v: &str| {
         r["variants"][v]["variables"]["shared_preload_libraries"]
             .as_str()
@@ -84,7 +80,6 @@ workload = "oltp_point_select"
             "server {server} µs/txn, client {client}"
         );
     }
-    let md = std::fs::read_to_string(dir.path().join("out/summary.md")).unwrap();
     assert!(
         md.contains("pgbench_select_only") && md.contains("pgss / off"),
         "{md}"

@@ -169,18 +169,29 @@ pub fn measure_in(
     let mut session = Session::open(workload, &ep, seed)?;
     session.warm_up(plan)?;
     let account = sandbox.server_account();
-    let mut windows = Vec::new();
-    let mut estimates = Vec::new();
-    let mut ir_per_txn = 0.0;
-    for attempt in 1..=ATTEMPTS {
-        let counted = count_windows(
+    attempts(|attempt| {
+        count_windows(
             &mut session,
             plan,
             (pid, account),
             dump_dir,
             attempt,
             before_window,
-        )?;
+        )
+    })
+}
+
+/// Up to [`ATTEMPTS`] attempts of `count` (one attempt's windows), until the estimates
+/// agree; every window is kept, the estimates and instructions per transaction are the
+/// last attempt's.
+pub(super) fn attempts(
+    mut count: impl FnMut(u32) -> Result<Vec<Window>>,
+) -> Result<CostMeasurement> {
+    let mut windows = Vec::new();
+    let mut estimates = Vec::new();
+    let mut ir_per_txn = 0.0;
+    for attempt in 1..=ATTEMPTS {
+        let counted = count(attempt)?;
         estimates = marginal_estimates(&counted);
         let (first, end) = (&counted[0], &counted[counted.len() - 1]);
         ir_per_txn = (end.ir as f64 - first.ir as f64) / (end.events - first.events) as f64;

@@ -8,7 +8,7 @@
 //! caches.
 
 use super::callgrind;
-use super::cost::{agree, marginal_estimates, CostMeasurement, Plan, Session, Window, ATTEMPTS};
+use super::cost::{CostMeasurement, Plan, Session, Window};
 use crate::connection::Endpoint;
 use crate::workloads::Workload;
 use anyhow::Result;
@@ -33,10 +33,7 @@ pub fn measure(
         drop(warm);
         callgrind::exit_dump_ir(dump_dir, pid, DUMP_WAIT)?;
     }
-    let mut windows = Vec::new();
-    let mut estimates = Vec::new();
-    let mut ir_per_txn = 0.0;
-    for attempt in 1..=ATTEMPTS {
+    super::cost::attempts(|attempt| {
         let mut counted = Vec::new();
         for (i, n) in plan.windows.iter().enumerate() {
             let mut s = Session::open(workload, ep, seed)?;
@@ -52,18 +49,6 @@ pub fn measure(
                 thread: 1,
             });
         }
-        estimates = marginal_estimates(&counted);
-        let (first, end) = (&counted[0], &counted[counted.len() - 1]);
-        ir_per_txn = (end.ir as f64 - first.ir as f64) / (end.events - first.events) as f64;
-        windows.extend(counted);
-        if agree(&estimates) {
-            break;
-        }
-    }
-    Ok(CostMeasurement {
-        unstable: !agree(&estimates),
-        windows,
-        estimates,
-        ir_per_txn,
+        Ok(counted)
     })
 }

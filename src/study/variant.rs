@@ -132,7 +132,13 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
             .with_context(|| format!("variant '{}'", v.name))?,
         _ => PfsState::read(&mut admin)?,
     };
-    let prov = VariantProvenance {
+    let prov = provenance(&sb, v, pfs);
+    Ok((sb, prov))
+}
+
+/// What ran: the binary, its version, every option, the SQL, the variables read back.
+fn provenance(sb: &Sandbox, v: &Variant, pfs: PfsState) -> VariantProvenance {
+    VariantProvenance {
         server_binary: sb.binaries().server.display().to_string(),
         server_sha256: String::new(),
         server_version: sb.binaries().version.clone(),
@@ -140,8 +146,7 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
         sql: v.sql.clone(),
         variables: sb.variables().clone(),
         pfs,
-    };
-    Ok((sb, prov))
+    }
 }
 
 /// A PostgreSQL variant: its settings (read back by the sandbox), then in the benchmark
@@ -171,15 +176,8 @@ fn start_postgres(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
             .apply_and_verify(&mut admin)
             .with_context(|| format!("variant '{}'", v.name))?;
     }
-    let prov = VariantProvenance {
-        server_binary: sb.binaries().server.display().to_string(),
-        server_sha256: String::new(),
-        server_version: sb.binaries().version.clone(),
-        options: sb.state().options.clone(),
-        sql: v.sql.clone(),
-        variables: sb.variables().clone(),
-        pfs: PfsState::default(),
-    };
+    // PostgreSQL has no performance_schema: its state is the empty one.
+    let prov = provenance(&sb, v, PfsState::default());
     Ok((sb, prov))
 }
 

@@ -108,3 +108,22 @@ pub fn tiny_builtin(name: &str, duration: f64, warmup: f64, threads: u32) -> tom
     study.insert("threads".into(), vec![toml::Value::from(threads)].into());
     study
 }
+
+/// Make `cmd` run as the unprivileged user `nobody` (uid and gid 65534, no other groups).
+pub fn as_nobody(cmd: &mut Command) -> &mut Command {
+    use std::os::unix::process::CommandExt;
+    const NOBODY: u32 = 65534;
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::setgroups(0, std::ptr::null()) != 0
+                || libc::setgid(NOBODY) != 0
+                || libc::setuid(NOBODY) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd
+}
