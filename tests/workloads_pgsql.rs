@@ -194,3 +194,40 @@ fn prepare_builds_what_sysbench_pgsql_prepare_builds() {
         TABLE_SIZE
     );
 }
+
+#[test]
+fn a_pgsql_password_on_the_command_line_leaves_the_process_title_and_results() {
+    let s = PgServer::start();
+    let pw = s.sb.password().to_string();
+    let dir = common::tempdir().unwrap();
+    let json = dir.path().join("run.json");
+    let prep = psbench(std::path::Path::new("/nonexistent"))
+        .args(["bench", "oltp_point_select", "prepare"])
+        .args(options(&s, 1))
+        .arg(format!("--pgsql-password={pw}"))
+        .output()
+        .unwrap();
+    assert!(prep.status.success(), "{}", text(&prep));
+    let mut child = psbench(std::path::Path::new("/nonexistent"))
+        .args(["bench", "oltp_point_select", "run", "--time=3"])
+        .args(options(&s, 1))
+        .args(["--pgsql-password", &pw])
+        .arg(format!("--json={}", json.display()))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let title =
+        String::from_utf8_lossy(&std::fs::read(format!("/proc/{}/cmdline", child.id())).unwrap())
+            .replace('\0', " ");
+    assert!(title.contains("oltp_point_select"), "not running: {title}");
+    assert!(
+        !title.contains(&pw),
+        "password in the process title: {title}"
+    );
+    assert!(child.wait().unwrap().success());
+    let recorded = std::fs::read_to_string(&json).unwrap();
+    assert!(recorded.contains("oltp_point_select"), "{recorded}");
+    assert!(!recorded.contains(&pw), "password in the results");
+}

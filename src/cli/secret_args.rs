@@ -4,15 +4,27 @@
 
 use std::ffi::OsString;
 
-/// The environment variable the CLI reads the password from.
-pub const PASSWORD_ENV: &str = "PSBENCH_MYSQL_PASSWORD";
+/// Each password option, in both spellings, and the environment variable the CLI reads it
+/// from instead.
+const SECRETS: &[(&[&str], &str)] = &[
+    (
+        &["--mysql-password", "--mysql_password"],
+        "PSBENCH_MYSQL_PASSWORD",
+    ),
+    (
+        &["--pgsql-password", "--pgsql_password"],
+        "PSBENCH_PGSQL_PASSWORD",
+    ),
+];
 
-const FLAGS: &[&str] = &["--mysql-password", "--mysql_password"];
+/// A password taken off the command line, with the environment variable that carries it.
+type Moved = (&'static str, OsString);
 
-/// The arguments without the password, and the password, when one was given.
-pub fn split_password(args: &[OsString]) -> Option<(Vec<OsString>, OsString)> {
+/// The arguments without the passwords, and each password with its environment variable,
+/// when any was given.
+pub fn split_password(args: &[OsString]) -> Option<(Vec<OsString>, Vec<Moved>)> {
     let mut out = Vec::with_capacity(args.len());
-    let mut password = None;
+    let mut found = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let a = args[i].to_string_lossy();
@@ -20,36 +32,47 @@ pub fn split_password(args: &[OsString]) -> Option<(Vec<OsString>, OsString)> {
             out.extend(args[i..].iter().cloned());
             break;
         }
-        if let Some(v) = FLAGS.iter().find_map(|f| a.strip_prefix(&format!("{f}="))) {
-            password = Some(OsString::from(v));
-        } else if FLAGS.contains(&a.as_ref()) && i + 1 < args.len() {
-            password = Some(args[i + 1].clone());
-            i += 1;
-        } else {
-            out.push(args[i].clone());
+        let given = SECRETS.iter().find_map(|(flags, env)| {
+            flags.iter().find_map(|f| {
+                if let Some(v) = a.strip_prefix(&format!("{f}=")) {
+                    Some((*env, OsString::from(v), 0))
+                } else if a == *f && i + 1 < args.len() {
+                    Some((*env, args[i + 1].clone(), 1))
+                } else {
+                    None
+                }
+            })
+        });
+        match given {
+            Some((env, value, skip)) => {
+                found.push((env, value));
+                i += skip;
+            }
+            None => out.push(args[i].clone()),
         }
         i += 1;
     }
-    password.map(|p| (out, p))
+    (!found.is_empty()).then_some((out, found))
 }
 
-/// Re-execute without the password on the command line. Returns only when there was none
+/// Re-execute without the passwords on the command line. Returns only when there were none
 /// (or when re-executing failed, in which case the run goes on as it is).
 pub fn scrub_password_from_process_title() {
     use std::os::unix::process::CommandExt;
     let args: Vec<OsString> = std::env::args_os().collect();
-    let Some((clean, password)) = split_password(&args) else {
+    let Some((clean, passwords)) = split_password(&args) else {
         return;
     };
     let Ok(exe) = std::env::current_exe() else {
         return;
     };
     // An empty password is no secret, and the child must see "given but empty" as such.
-    let err = std::process::Command::new(exe)
-        .arg0(&clean[0])
-        .args(&clean[1..])
-        .env(PASSWORD_ENV, password)
-        .exec();
+    let mut cmd = std::process::Command::new(exe);
+    cmd.arg0(&clean[0]).args(&clean[1..]);
+    for (env, value) in passwords {
+        cmd.env(env, value);
+    }
+    let err = cmd.exec();
     eprintln!("psbench: warning: could not hide the password from the process list: {err}");
 }
 
@@ -62,7 +85,7 @@ mod tests {
     }
 
     #[test]
-    fn removes_both_spellings() {
+    fn removes_both_spellings_of_both_engines() {
         let (clean, pw) = split_password(&os(&[
             "psbench",
             "bench",
@@ -72,11 +95,29 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(clean, os(&["psbench", "bench", "x", "run"]));
-        assert_eq!(pw, "s3cr=t");
+        assert_eq!(
+            pw,
+            vec![("PSBENCH_MYSQL_PASSWORD", OsString::from("s3cr=t"))]
+        );
         let (clean, pw) =
             split_password(&os(&["psbench", "--mysql_password", "pw", "run"])).unwrap();
         assert_eq!(clean, os(&["psbench", "run"]));
-        assert_eq!(pw, "pw");
+        assert_eq!(pw[0].1, "pw");
+        let (clean, pw) = split_password(&os(&[
+            "psbench",
+            "--pgsql-password",
+            "pg1",
+            "--pgsql_password=pg2",
+        ]))
+        .unwrap();
+        assert_eq!(clean, os(&["psbench"]));
+        assert_eq!(
+            pw,
+            vec![
+                ("PSBENCH_PGSQL_PASSWORD", OsString::from("pg1")),
+                ("PSBENCH_PGSQL_PASSWORD", OsString::from("pg2"))
+            ]
+        );
         assert!(split_password(&os(&["psbench", "run", "--mysql-password-file", "f"])).is_none());
         assert!(split_password(&os(&["psbench", "--", "--mysql-password=x"])).is_none());
     }
