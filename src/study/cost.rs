@@ -15,6 +15,7 @@ use crate::server::{Sandbox, ServerOption};
 use crate::workloads::{EventError, QueryCounters, Workload};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
+use std::time::Duration;
 
 pub use super::callgrind::{parse_total_ir, wrapper};
 
@@ -162,7 +163,7 @@ pub fn measure_in(
     Plan::check(&plan.windows).map_err(anyhow::Error::msg)?;
     if sandbox.binaries().flavour == crate::server::Flavour::Postgres {
         let ep = sandbox.admin_endpoint().with_database(Some(database));
-        return super::cost_pg::measure(&ep, workload, plan, dump_dir, seed, before_window);
+        return measure_backends(&ep, workload, plan, dump_dir, seed, before_window);
     }
     let pid = sandbox.pid().context("server not running")?;
     let ep = sandbox.admin_endpoint().with_database(Some(database));
@@ -245,6 +246,53 @@ fn count_windows(
             })
         })
         .collect()
+}
+
+// Cost mode on PostgreSQL (docs/cost-mode.md#postgresql): the postmaster runs under
+// callgrind with every forked backend traced from its fork. A backend cannot be reached by
+// `callgrind_control`, so each window runs on a connection of its own and its backend's
+// instructions come from the dump it writes when it exits, found by `pg_backend_pid()`.
+// What a backend does once (its start, authentication, first catalog look-ups, preparing
+// the statements, its exit) is the same in every window and cancels in the marginal
+// estimates, which must agree as MariaDB's do; a warm-up connection first fills the shared
+// caches.
+
+/// How long a backend may take to exit and write its dump under valgrind.
+const DUMP_WAIT: Duration = Duration::from_secs(120);
+
+fn measure_backends(
+    ep: &Endpoint,
+    workload: &dyn Workload,
+    plan: &Plan,
+    dump_dir: &Path,
+    seed: u64,
+    before_window: BeforeWindow,
+) -> Result<CostMeasurement> {
+    {
+        let mut warm = Session::open(workload, ep, seed)?;
+        warm.warm_up(plan)?;
+        let pid = warm.conn.connection_id() as i32;
+        drop(warm);
+        callgrind::exit_dump_ir(dump_dir, pid, DUMP_WAIT)?;
+    }
+    attempts(|attempt| {
+        let mut counted = Vec::new();
+        for (i, n) in plan.windows.iter().enumerate() {
+            let mut s = Session::open(workload, ep, seed)?;
+            let pid = s.conn.connection_id() as i32;
+            before_window(attempt, i, &mut s.conn)?;
+            s.run_window(*n, plan.block())?;
+            drop(s);
+            counted.push(Window {
+                attempt,
+                events: *n,
+                ir: callgrind::exit_dump_ir(dump_dir, pid, DUMP_WAIT)?,
+                // A backend has one thread.
+                thread: 1,
+            });
+        }
+        Ok(counted)
+    })
 }
 
 /// Instructions between consecutive windows over the transactions between them.

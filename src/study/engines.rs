@@ -2,9 +2,9 @@
 //! engine family (MySQL/MariaDB or PostgreSQL) in all its variants; scenarios, settings
 //! presets and workloads must belong to it.
 
-use super::file::{Study, Variant, WorkloadStep};
 use super::{pg_scenarios, scenarios};
 use crate::error::usage;
+use crate::results::study::{Study, Variant, WorkloadStep};
 use crate::server::postgres::binaries::is_tree;
 use crate::server::releases::Release;
 use crate::server::Flavour;

@@ -5,7 +5,6 @@ pub mod callgrind;
 pub mod cell;
 mod context;
 pub mod cost;
-pub mod cost_pg;
 mod cost_runner;
 pub mod dataset;
 pub mod engines;
