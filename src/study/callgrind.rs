@@ -166,7 +166,9 @@ pub fn busiest_thread(dumps: &[Dump]) -> Option<u32> {
 /// count by up to 0.4% here, so their inclusive cost is not counted. MariaDB and MySQL both
 /// read through `vio_read` (C) or `vio_read(Vio*, …)` (C++), sometimes via `vio_read_buff`;
 /// a PostgreSQL backend through `secure_read`, which waits for the socket when nothing came.
-const REQUEST_READS: &[&str] = &["vio_read", "secure_read"];
+/// A PostgreSQL backend also flushes its statistics when idle at most once a second
+/// (`pgstat_report_stat`): how often depends on the window's wall time, not on its work.
+const REQUEST_READS: &[&str] = &["vio_read", "secure_read", "pgstat_report_stat"];
 
 /// The inclusive instructions of calls into [`REQUEST_READS`] functions from outside them, as
 /// a dump's call records give them (`cfn=`, `calls=`, then the call's cost line).
