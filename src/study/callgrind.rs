@@ -34,6 +34,10 @@ pub fn exit_dump_ir(dir: &Path, pid: i32, limit: std::time::Duration) -> Result<
         if let Ok(text) = std::fs::read_to_string(&path) {
             if text.lines().any(|l| l.starts_with("totals:")) {
                 let ir = parse_total_ir(&text).unwrap_or(0);
+                // pid_max is often 32768: a later backend may get this pid, and must not
+                // find this dump as its own.
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("removing the counted dump {}", path.display()))?;
                 return Ok(ir.saturating_sub(request_reads_ir(&text)));
             }
         }
