@@ -1,9 +1,12 @@
-//! The probes' own connection to a server, over its protocol: the `mysql` crate's for MySQL
-//! and MariaDB, psbench's PostgreSQL client for PostgreSQL.
+//! A connection for administrative statements (DDL, probes, counts), over the server's
+//! protocol: the `mysql` crate's for MySQL and MariaDB, psbench's PostgreSQL client for
+//! PostgreSQL. Measured statements go through [`super::Session`] instead.
 
-use crate::connection::postgres::PgSession;
-use crate::connection::{Endpoint, Engine};
-use anyhow::Result;
+use super::postgres::PgSession;
+pub use super::postgres::TextRows;
+use super::{Endpoint, Engine};
+use anyhow::{Context, Result};
+use mysql::prelude::Queryable;
 
 pub enum AdminConn {
     MySql(mysql::Conn),
@@ -17,4 +20,40 @@ impl AdminConn {
             Engine::Postgres => AdminConn::Pg(endpoint.pg().connect()?),
         })
     }
+
+    pub fn is_postgres(&self) -> bool {
+        matches!(self, AdminConn::Pg(_))
+    }
+
+    /// Run one statement for its effect.
+    pub fn run(&mut self, sql: &str) -> Result<()> {
+        match self {
+            AdminConn::MySql(c) => c.query_drop(sql).map_err(anyhow::Error::new),
+            AdminConn::Pg(c) => c.run(sql).map_err(anyhow::Error::new),
+        }
+        .with_context(|| format!("running `{sql}`"))
+    }
+
+    /// The rows of one statement, every value in text form.
+    pub fn rows(&mut self, sql: &str) -> Result<TextRows> {
+        let rows = match self {
+            AdminConn::MySql(c) => c
+                .query::<mysql::Row, _>(sql)
+                .map(|rows| rows.into_iter().map(text_row).collect())
+                .map_err(anyhow::Error::new),
+            AdminConn::Pg(c) => c.query(sql).map_err(anyhow::Error::new),
+        };
+        rows.with_context(|| format!("running `{sql}`"))
+    }
+}
+
+fn text_row(row: mysql::Row) -> Vec<Option<String>> {
+    row.unwrap()
+        .into_iter()
+        .map(|v| match v {
+            mysql::Value::NULL => None,
+            mysql::Value::Bytes(b) => Some(String::from_utf8_lossy(&b).into_owned()),
+            other => Some(other.as_sql(true).trim_matches('\'').to_string()),
+        })
+        .collect()
 }

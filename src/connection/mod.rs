@@ -6,6 +6,7 @@
 //! (describe, connect with the user's mistakes explained, server_version); passwords are
 //! handled the same way for both.
 
+pub mod admin;
 pub mod mysql;
 pub mod postgres;
 pub mod secrets;
@@ -14,5 +15,6 @@ pub mod wire;
 
 pub use self::mysql::{Endpoint, Engine};
 pub use self::postgres::PgEndpoint;
+pub use admin::{AdminConn, TextRows};
 pub use secrets::{password_from_file, redact_password};
 pub use session::{Prepared, Session, SessionError};

@@ -141,6 +141,20 @@ impl Session {
     }
 }
 
+impl Session {
+    /// PostgreSQL: the rows of `sql` in text form, over the simple query protocol. psbench's
+    /// MySQL client only counts rows, so there this is a protocol error.
+    pub fn text_rows(&mut self, sql: &str) -> Result<super::TextRows, SessionError> {
+        match self {
+            Session::Pg(s) => Ok(s.query(sql)?),
+            Session::MySql(_) => Err(WireError::Protocol(
+                "rows in text form are read over PostgreSQL's protocol only".into(),
+            )
+            .into()),
+        }
+    }
+}
+
 /// `?` placeholders as `$1`, `$2`… (outside quoted strings).
 pub fn numbered(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len() + 8);

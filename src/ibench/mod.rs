@@ -11,11 +11,11 @@ mod sequence;
 pub use result::Counts;
 pub use sequence::{run_sequence, Measure, StepHost};
 
-use crate::connection::Endpoint;
+use crate::connection::{AdminConn, Endpoint};
 use crate::driver::{self, RunOptions, RunReport, Unwatched};
 use crate::error::usage;
 use crate::results::insert_benchmark::StepResult;
-use crate::workloads::ibench::{schema, table_states, IbenchOptions, Step, StepWorkload, DATABASE};
+use crate::workloads::ibench::{schema, table_states, IbenchOptions, Step, StepWorkload};
 use anyhow::{Context, Result};
 use std::sync::atomic::Ordering;
 
@@ -35,10 +35,15 @@ pub fn needs_cleanup(previous: Option<&Step>, step: &Step) -> bool {
 
 /// Run one step: (re)create the tables for l.i0, measure, read the tables after.
 pub fn run_step(t: &Target, step: &Step, seed: u64) -> Result<(StepResult, RunReport)> {
-    let mut admin = t.endpoint.connect_without_db()?;
     if step.creates_tables() {
-        schema::recreate(&mut admin, t.opts)?;
+        schema::recreate(t.endpoint, t.opts)?;
     }
+    let mut admin = AdminConn::open(&schema::in_database(t.endpoint)).map_err(|e| {
+        usage(format!(
+            "{}: the database of an earlier step is missing (run l.i0 first): {e:#}",
+            step.name
+        ))
+    })?;
     let tables = table_states(&mut admin, t.opts.clients).map_err(|e| {
         usage(format!(
             "{}: the tables of an earlier step are missing or unreadable (run l.i0 first): {e:#}",
@@ -47,7 +52,7 @@ pub fn run_step(t: &Target, step: &Step, seed: u64) -> Result<(StepResult, RunRe
     })?;
     let workload = StepWorkload::new(step.clone(), t.opts.clone(), tables);
     let ropts = run_options(t, workload.threads(), seed);
-    let endpoint = t.endpoint.clone().with_database(Some(DATABASE));
+    let endpoint = schema::in_database(t.endpoint);
     let report = driver::measure(&workload, &endpoint, &ropts, seed, &mut Unwatched)
         .with_context(|| format!("Insert Benchmark step {}", step.name))?;
     let counts = counts(&workload);

@@ -37,8 +37,7 @@ pub fn run_sequence(
         if needs_cleanup(previous, step) {
             let seconds = t.opts.cleanup_duration();
             host.cleanup_starting(seconds);
-            let mut conn = admin.connect_without_db()?;
-            let report = cleanup::perform(&mut conn, t.opts.clients, seconds)?;
+            let report = cleanup::perform(admin, t.opts.clients, seconds)?;
             host.cleanup_notes(&report.notes);
         }
         previous = Some(step);

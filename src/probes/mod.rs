@@ -2,7 +2,6 @@
 //! /proc (a whole process tree for servers that work in many processes), whole-machine CPU
 //! (to detect foreign load), server status deltas, PFS state.
 
-pub mod admin;
 pub mod device;
 pub mod host;
 pub mod machine;
@@ -11,7 +10,7 @@ pub mod process;
 pub mod process_tree;
 pub mod status;
 
-pub use admin::AdminConn;
+pub use crate::connection::AdminConn;
 pub use machine::MachineSample;
 pub use pfs::PfsState;
 pub use process::ProcSample;

@@ -1,7 +1,7 @@
 //! performance_schema facts read from a running server: how much memory it holds and which
 //! instruments and consumers are enabled (to verify that a variant took effect).
 
-use super::admin::AdminConn;
+use crate::connection::AdminConn;
 pub use crate::results::provenance::PfsState;
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;

@@ -3,8 +3,8 @@
 //! pg_stat_database (summed over the databases), pg_stat_wal, pg_stat_bgwriter and, from 17,
 //! pg_stat_checkpointer, named `view.column`.
 
-use super::admin::AdminConn;
 use crate::connection::postgres::PgSession;
+use crate::connection::AdminConn;
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
 use std::collections::BTreeMap;

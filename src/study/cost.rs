@@ -258,7 +258,7 @@ fn count_windows(
 // caches.
 
 /// How long a backend may take to exit and write its dump under valgrind.
-const DUMP_WAIT: Duration = Duration::from_secs(120);
+pub(super) const DUMP_WAIT: Duration = Duration::from_secs(120);
 
 fn measure_backends(
     ep: &Endpoint,

@@ -134,12 +134,6 @@ pub fn check(study: &Study) -> Result<()> {
             "dataset.preset: data regimes are sized from a buffer pool: MySQL-family only so far",
         ));
     }
-    if let Some(w) = study.workloads.iter().find(|w| w.is_insert_benchmark()) {
-        return Err(usage(format!(
-            "workload '{}': the Insert Benchmark runs on MySQL-family servers only so far",
-            w.label()
-        )));
-    }
     Ok(())
 }
 

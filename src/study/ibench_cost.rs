@@ -17,6 +17,8 @@ use super::callgrind;
 use super::context::cell_seed;
 use super::cost::{self, Window};
 use super::file::{Study, WorkloadStep};
+use super::ibench_cost_pg;
+use crate::connection::AdminConn;
 use crate::connection::Endpoint;
 use crate::results::{CostResult, CostUnit};
 use crate::server::account::Account;
@@ -112,13 +114,14 @@ pub fn measure_entry(
 ) -> Result<()> {
     let opts = cost_options(study, w)?;
     let admin = sb.admin_endpoint();
-    let mut conn = admin.connect_without_db()?;
-    schema::recreate(&mut conn, &opts)?;
+    schema::recreate(&admin, &opts)?;
+    let mut conn = AdminConn::open(&schema::in_database(&admin))?;
     let ctl = Control {
         pid: sb.pid().context("server not running")?,
         account: sb.server_account(),
         dumps,
-        endpoint: admin.clone().with_database(Some(DATABASE)),
+        endpoint: schema::in_database(&admin),
+        postgres: conn.is_postgres(),
     };
     let windows = w.cost_events.clone().unwrap_or(study.cost.events.clone());
     let counted: Vec<String> = measured_steps(study, w)?
@@ -156,6 +159,9 @@ pub fn measure_entry(
             break;
         }
         let outcome = if step.is_query() {
+            if ctl.postgres {
+                ibench_cost_pg::settle(&mut conn, &ctl.endpoint)?;
+            }
             let table = table_state(&mut conn)?;
             let queries = QueriesOnly::new(&step, &opts, table)?;
             let plan = cost::Plan {
@@ -191,7 +197,8 @@ pub fn measure_entry(
             break;
         }
     }
-    let _ = schema::drop_database(&mut conn);
+    drop(conn);
+    let _ = schema::drop_database(&admin);
     Ok(())
 }
 
@@ -200,27 +207,31 @@ struct Control<'a> {
     account: Option<&'a Account>,
     dumps: &'a Path,
     endpoint: Endpoint,
+    postgres: bool,
 }
 
-fn table_state(conn: &mut mysql::Conn) -> Result<Arc<TableState>> {
+fn table_state(conn: &mut AdminConn) -> Result<Arc<TableState>> {
     let name = schema::table_name(0);
     let f = schema::facts(conn, &name)?;
     Ok(Arc::new(TableState::new(name, f.min_id, f.max_id)))
 }
 
-type Measured = (Vec<Window>, Vec<f64>, f64, bool);
+use ibench_cost_pg::Measured;
 
 /// Wait until InnoDB's purge has caught up (history list empty), so that no purge of the
 /// table rebuilt just before runs beside an attempt's counted work. At most a minute: after
 /// that the attempt runs anyway, and its agreement check says whether it mattered.
-fn quiesce(conn: &mut mysql::Conn) -> Result<()> {
+fn quiesce(conn: &mut AdminConn) -> Result<()> {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
-        let len: Option<(String, u64)> = conn
-            .query_first("SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'")
-            .context("reading InnoDB's history list length")?;
+        let len = conn
+            .rows("SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'")
+            .context("reading InnoDB's history list length")?
+            .first()
+            .and_then(|r| r.get(1).cloned().flatten())
+            .and_then(|v| v.parse::<u64>().ok());
         match len {
-            Some((_, n)) if n > 0 && std::time::Instant::now() < deadline => {
+            Some(n) if n > 0 && std::time::Instant::now() < deadline => {
                 std::thread::sleep(std::time::Duration::from_millis(100))
             }
             _ => return Ok(()),
@@ -231,7 +242,7 @@ fn quiesce(conn: &mut mysql::Conn) -> Result<()> {
 /// A write step once, instrumentation off, on the table as it is.
 fn run_uncounted(
     ctl: &Control,
-    conn: &mut mysql::Conn,
+    conn: &mut AdminConn,
     step: &Step,
     opts: &IbenchOptions,
     seed: u64,
@@ -246,25 +257,32 @@ fn run_uncounted(
 /// A write step twice from the same table: instructions of the connection per row.
 fn measure_write(
     ctl: &Control,
-    conn: &mut mysql::Conn,
+    conn: &mut AdminConn,
     step: &Step,
     opts: &IbenchOptions,
     seed: u64,
 ) -> Result<Measured> {
+    if ctl.postgres {
+        let pg = ibench_cost_pg::Counted {
+            endpoint: &ctl.endpoint,
+            dumps: ctl.dumps,
+        };
+        return pg.measure_write(conn, step, opts, seed);
+    }
     let table = schema::table_name(0);
     let live = format!("{DATABASE}.{table}");
     let copy = format!("{DATABASE}.{table}_before_cost");
-    conn.query_drop(format!("DROP TABLE IF EXISTS {copy}"))
-        .and_then(|_| conn.query_drop(format!("RENAME TABLE {live} TO {copy}")))
+    conn.run(&format!("DROP TABLE IF EXISTS {copy}"))
+        .and_then(|_| conn.run(&format!("RENAME TABLE {live} TO {copy}")))
         .with_context(|| format!("keeping {table} as it was before {}", step.name))?;
     let mut windows = Vec::new();
     let mut per_row = Vec::new();
     for attempt in 1..=2u32 {
         // Both attempts on a table built the same way from the copy: the same pages, the same
         // keys, nothing left to purge.
-        conn.query_drop(format!("DROP TABLE IF EXISTS {live}"))
-            .and_then(|_| conn.query_drop(format!("CREATE TABLE {live} LIKE {copy}")))
-            .and_then(|_| conn.query_drop(format!("INSERT INTO {live} SELECT * FROM {copy}")))
+        conn.run(&format!("DROP TABLE IF EXISTS {live}"))
+            .and_then(|_| conn.run(&format!("CREATE TABLE {live} LIKE {copy}")))
+            .and_then(|_| conn.run(&format!("INSERT INTO {live} SELECT * FROM {copy}")))
             .with_context(|| {
                 format!("rebuilding {table} for attempt {attempt} of {}", step.name)
             })?;
@@ -306,10 +324,8 @@ fn measure_write(
         });
         per_row.push(ir as f64 / rows as f64);
     }
-    conn.query_drop(format!("DROP TABLE {copy}"))?;
-    let (a, b) = (per_row[0], per_row[1]);
-    let unstable = (a - b).abs() / a.min(b) > WRITE_TOLERANCE;
-    Ok((windows, per_row.clone(), b, unstable))
+    conn.run(&format!("DROP TABLE {copy}"))?;
+    Ok(ibench_cost_pg::verdict(windows, per_row))
 }
 
 #[cfg(test)]

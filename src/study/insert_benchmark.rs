@@ -48,9 +48,7 @@ pub fn run_entry(
         res,
     };
     let outcome = ibench::run_sequence(&ib, &admin, &steps, &mut host);
-    if let Ok(mut conn) = admin.connect_without_db() {
-        let _ = schema::drop_database(&mut conn);
-    }
+    let _ = schema::drop_database(&admin);
     outcome
 }
 

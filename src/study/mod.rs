@@ -10,6 +10,7 @@ pub mod dataset;
 pub mod engines;
 pub mod file;
 pub mod ibench_cost;
+mod ibench_cost_pg;
 mod insert_benchmark;
 pub mod load;
 pub mod overrides;

@@ -90,9 +90,11 @@ impl WriteWork {
     pub fn run(&mut self, conn: &mut Session) -> Result<u64> {
         let mut q = QueryCounters::default();
         if self.step.kind == StepKind::Index {
-            let sql = add_indexes(&self.table.name);
-            conn.query(&sql)
-                .with_context(|| format!("building the indexes of {}: `{sql}`", self.table.name))?;
+            for sql in add_indexes(&self.table.name, conn.is_postgres()) {
+                conn.query(&sql).with_context(|| {
+                    format!("building the indexes of {}: `{sql}`", self.table.name)
+                })?;
+            }
             return Ok(0);
         }
         for _ in 0..self.step.statements {

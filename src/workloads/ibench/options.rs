@@ -47,7 +47,7 @@ pub struct IbenchOptions {
     pub customers: u32,
     #[arg(long, default_value_t = 500, help_heading = "Insert Benchmark")]
     pub max_price: u32,
-    /// Storage engine of the tables.
+    /// Storage engine of the tables (MySQL-family servers; PostgreSQL has none).
     #[arg(long, default_value = "InnoDB", help_heading = "Insert Benchmark")]
     pub engine: String,
     /// Give up a step after this many seconds (flagged incomplete); 0 = never.

@@ -92,8 +92,10 @@ impl Inserter {
         let done = conn
             .execute(&mut self.stmt, &self.batch.values())
             .map_err(|e| classify_error(e, &self.sql))?;
-        self.table
-            .inserted(done.last_insert_id as i64, done.affected_rows);
+        // PostgreSQL's command tag carries no key: its high-water mark is read by the point
+        // queries' worker instead.
+        let first = (!conn.is_postgres()).then_some(done.last_insert_id as i64);
+        self.table.inserted(first, done.affected_rows);
         q.writes += 1;
         self.done += 1;
         Ok(())
@@ -143,11 +145,7 @@ pub struct Deleter {
 
 impl Deleter {
     pub fn new(conn: &mut Session, table: Arc<TableState>, rows: u64, total: u64) -> Result<Self> {
-        // Exactly the `rows` oldest rows, even when the low-water mark is below the minimum.
-        let sql = format!(
-            "DELETE FROM {} WHERE transactionid >= ? ORDER BY transactionid ASC LIMIT {rows}",
-            table.name
-        );
+        let sql = delete_sql(&table.name, rows, conn.is_postgres());
         Ok(Deleter {
             stmt: prepare(conn, &sql)?,
             sql,
@@ -181,6 +179,22 @@ impl Worker for Deleter {
     }
 }
 
+/// Exactly the `rows` oldest rows, even when the low-water mark is below the minimum;
+/// PostgreSQL's DELETE has no ORDER BY or LIMIT, so the original selects the keys first.
+pub fn delete_sql(table: &str, rows: u64, postgres: bool) -> String {
+    if postgres {
+        return format!(
+            "DELETE FROM {table} WHERE transactionid IN (SELECT transactionid FROM {table} \
+             WHERE transactionid >= ? ORDER BY transactionid ASC LIMIT {rows})"
+        );
+    }
+    format!("DELETE FROM {table} WHERE transactionid >= ? ORDER BY transactionid ASC LIMIT {rows}")
+}
+
+/// Point queries on PostgreSQL read the highest key every this many queries, as the
+/// original does (MySQL's inserts return their first key; PostgreSQL's do not).
+const HIGH_WATER_EVERY: u64 = 100;
+
 /// Closed-loop queries until the table's inserter has finished.
 pub struct Querier {
     table: Arc<TableState>,
@@ -193,14 +207,22 @@ pub struct Querier {
     rng: Rng,
     /// Reused between queries.
     params: Vec<Value<'static>>,
+    /// PostgreSQL's point queries: the queries since `SELECT max(transactionid)` last ran.
+    high_water: Option<u64>,
 }
 
-/// The three range queries (docs/insert-benchmark.md#workers): covering scans of 10 entries from a random key.
-pub fn range_sql(table: &str, limit: u32) -> Vec<String> {
+/// The three range queries (docs/insert-benchmark.md#workers): covering scans of 10 entries
+/// from a random key. MySQL's name their index; PostgreSQL has no hints, and its planner
+/// picks the covering index for the ORDER BY.
+pub fn range_sql(table: &str, limit: u32, postgres: bool) -> Vec<String> {
     let q = |idx: &str, cols: &str, cmp: &str, first: &str| {
+        let hint = if postgres {
+            String::new()
+        } else {
+            format!(" FORCE INDEX ({})", index_name(table, idx))
+        };
         format!(
-            "SELECT {cols} FROM {table} FORCE INDEX ({}) WHERE {first} {cmp} ? ORDER BY {cols} LIMIT {limit}",
-            index_name(table, idx)
+            "SELECT {cols} FROM {table}{hint} WHERE {first} {cmp} ? ORDER BY {cols} LIMIT {limit}"
         )
     };
     let [(m, mc), (r, rc), (p, pc)] = INDEXES;
@@ -224,15 +246,18 @@ impl Querier {
         shape: QueryShape,
         rng: Rng,
     ) -> Result<Self> {
+        let postgres = conn.is_postgres();
         let sql = match shape {
-            QueryShape::Range => range_sql(&table.name, o.rows_per_query),
+            QueryShape::Range => range_sql(&table.name, o.rows_per_query, postgres),
             QueryShape::Point => vec![point_sql(&table.name, o.rows_per_query)],
         };
         let stmts = sql
             .iter()
             .map(|s| prepare(conn, s))
             .collect::<Result<_>>()?;
+        let high_water = (postgres && shape == QueryShape::Point).then_some(0);
         Ok(Querier {
+            high_water,
             table,
             shape,
             sql,
@@ -242,6 +267,31 @@ impl Querier {
             rng,
             params: Vec::with_capacity(o.rows_per_query as usize),
         })
+    }
+}
+
+fn max_sql(table: &str) -> String {
+    format!("SELECT max(transactionid) FROM {table}")
+}
+
+impl Querier {
+    /// PostgreSQL: the highest key, at the first query and every [`HIGH_WATER_EVERY`].
+    fn read_high_water(&mut self, conn: &mut Session) -> Result<(), EventError> {
+        let Some(since) = &mut self.high_water else {
+            return Ok(());
+        };
+        if *since % HIGH_WATER_EVERY == 0 {
+            let sql = max_sql(&self.table.name);
+            let max = conn.text_rows(&sql).map_err(|e| classify_error(e, &sql))?;
+            if let Some(Some(v)) = max.first().and_then(|r| r.first()) {
+                let id = v.parse::<i64>().map_err(|e| {
+                    EventError::Fatal(anyhow::anyhow!("`{sql}` returned {v:?}: {e}"))
+                })?;
+                self.table.raise_high_water(id);
+            }
+        }
+        *since += 1;
+        Ok(())
     }
 }
 
@@ -256,6 +306,7 @@ impl Worker for Querier {
                 i
             }
             QueryShape::Point => {
+                self.read_high_water(conn)?;
                 let (lo, hi) = (self.table.low_water(), self.table.high_water().max(1));
                 let span = (hi - lo + 1).max(1) as f64;
                 for _ in 0..self.rows_per_query {
@@ -293,7 +344,8 @@ impl Worker for Querier {
     }
 }
 
-/// l.x: one 100-row INSERT, then the three indexes in one ALTER TABLE.
+/// l.x: one 100-row INSERT, then the three indexes (one ALTER TABLE on MySQL, three CREATE
+/// INDEX on PostgreSQL).
 pub struct Indexer {
     insert: Inserter,
     indexed: bool,
@@ -313,9 +365,10 @@ impl Worker for Indexer {
         if self.insert.done < self.insert.total {
             return self.insert.insert(conn, q);
         }
-        let sql = add_indexes(&self.insert.table.name);
-        conn.query(&sql).map_err(|e| classify_error(e, &sql))?;
-        q.other += 1;
+        for sql in add_indexes(&self.insert.table.name, conn.is_postgres()) {
+            conn.query(&sql).map_err(|e| classify_error(e, &sql))?;
+            q.other += 1;
+        }
         self.indexed = true;
         Ok(())
     }
@@ -340,7 +393,7 @@ mod tests {
 
     #[test]
     fn range_queries_use_their_covering_index() {
-        let q = range_sql("pi1", 10);
+        let q = range_sql("pi1", 10, false);
         assert_eq!(
             q[0],
             "SELECT productid, customerid, price FROM pi1 FORCE INDEX (pi1_marketsegment) \
@@ -351,5 +404,21 @@ mod tests {
         );
         assert!(q[2].contains("FORCE INDEX (pi1_pdc) WHERE price >= ?"));
         assert_eq!(point_sql("pi3", 10).matches('?').count(), 10);
+        let pg = range_sql("pi1", 10, true);
+        assert_eq!(
+            pg[1],
+            "SELECT cashregisterid, customerid, price FROM pi1 \
+             WHERE cashregisterid > ? ORDER BY cashregisterid, customerid, price LIMIT 10"
+        );
+    }
+
+    #[test]
+    fn postgres_deletes_the_oldest_keys_through_a_subquery() {
+        assert_eq!(
+            delete_sql("pi2", 50, true),
+            "DELETE FROM pi2 WHERE transactionid IN (SELECT transactionid FROM pi2 \
+             WHERE transactionid >= ? ORDER BY transactionid ASC LIMIT 50)"
+        );
+        assert!(delete_sql("pi2", 5, false).ends_with("ORDER BY transactionid ASC LIMIT 5"));
     }
 }

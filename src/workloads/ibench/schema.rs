@@ -1,9 +1,10 @@
-//! Tables pi1..piN and their three secondary indexes (docs/insert-benchmark.md#tables-and-rows).
+//! Tables pi1..piN and their three secondary indexes (docs/insert-benchmark.md#tables-and-rows),
+//! in each engine's form as the original creates them.
 
 use super::options::IbenchOptions;
+use crate::connection::{AdminConn, Endpoint};
 use crate::results::insert_benchmark::TableFacts;
 use anyhow::{Context, Result};
-use mysql::prelude::Queryable;
 
 /// The original scripts' database.
 pub const DATABASE: &str = "ib";
@@ -23,8 +24,25 @@ pub fn index_name(table: &str, suffix: &str) -> String {
     format!("{table}_{suffix}")
 }
 
-fn create_table(table: &str, engine: &str) -> String {
-    format!(
+/// The statements that create one table: MySQL's with the storage engine; PostgreSQL's
+/// with a bigserial key whose sequence hands each session 1000 values at a time.
+pub fn create_table(table: &str, engine: &str, postgres: bool) -> Vec<String> {
+    if postgres {
+        return vec![
+            format!(
+                "CREATE TABLE {table} (\
+                 transactionid BIGSERIAL PRIMARY KEY, \
+                 dateandtime TIMESTAMP WITHOUT TIME ZONE, \
+                 cashregisterid INT NOT NULL, \
+                 customerid INT NOT NULL, \
+                 productid INT NOT NULL, \
+                 price INT NOT NULL, \
+                 data VARCHAR(4000))"
+            ),
+            format!("ALTER SEQUENCE {table}_transactionid_seq CACHE 1000"),
+        ];
+    }
+    vec![format!(
         "CREATE TABLE {table} (\
          transactionid BIGINT NOT NULL AUTO_INCREMENT, \
          dateandtime DATETIME, \
@@ -34,57 +52,105 @@ fn create_table(table: &str, engine: &str) -> String {
          price INT NOT NULL, \
          data VARCHAR(4000), \
          PRIMARY KEY (transactionid)) ENGINE={engine}"
-    )
+    )]
 }
 
-/// All three indexes in one ALTER TABLE: one scan of the table for all of them (docs/insert-benchmark.md#tables-and-rows).
-pub fn add_indexes(table: &str) -> String {
+/// The statements that build the three indexes: on MySQL one ALTER TABLE, one scan of the
+/// table for all of them; on PostgreSQL one CREATE INDEX per index, in order, as the
+/// original does there (docs/insert-benchmark.md#tables-and-rows).
+pub fn add_indexes(table: &str, postgres: bool) -> Vec<String> {
+    if postgres {
+        return INDEXES
+            .iter()
+            .map(|(suffix, cols)| {
+                format!(
+                    "CREATE INDEX {} ON {table} ({cols})",
+                    index_name(table, suffix)
+                )
+            })
+            .collect();
+    }
     let adds: Vec<String> = INDEXES
         .iter()
         .map(|(suffix, cols)| format!("ADD INDEX {} ({cols})", index_name(table, suffix)))
         .collect();
-    format!("ALTER TABLE {table} {}", adds.join(", "))
+    vec![format!("ALTER TABLE {table} {}", adds.join(", "))]
+}
+
+/// The endpoint of the benchmark's database.
+pub fn in_database(endpoint: &Endpoint) -> Endpoint {
+    endpoint.clone().with_database(Some(DATABASE))
 }
 
 /// Drop and create the database and the client tables (l.i0 starts from nothing).
-pub fn recreate(conn: &mut mysql::Conn, o: &IbenchOptions) -> Result<()> {
-    conn.query_drop(format!("DROP DATABASE IF EXISTS {DATABASE}"))
-        .with_context(|| format!("dropping database {DATABASE}"))?;
-    conn.query_drop(format!("CREATE DATABASE {DATABASE}"))
+pub fn recreate(endpoint: &Endpoint, o: &IbenchOptions) -> Result<()> {
+    let postgres = endpoint.engine == crate::connection::Engine::Postgres;
+    if postgres && !o.engine.eq_ignore_ascii_case("InnoDB") {
+        return Err(crate::error::usage(format!(
+            "--engine {}: a MySQL storage engine; PostgreSQL's tables have none",
+            o.engine
+        )));
+    }
+    drop_database(endpoint)?;
+    let mut server = AdminConn::open(&endpoint.clone().with_database(None))?;
+    server
+        .run(&format!("CREATE DATABASE {DATABASE}"))
         .with_context(|| format!("creating database {DATABASE}"))?;
+    let mut db = AdminConn::open(&in_database(endpoint))?;
     for c in 0..o.clients as usize {
         let t = table_name(c);
-        conn.query_drop(format!("USE {DATABASE}"))?;
-        conn.query_drop(create_table(&t, &o.engine))
-            .with_context(|| format!("creating table {DATABASE}.{t} with ENGINE={}", o.engine))?;
+        for sql in create_table(&t, &o.engine, postgres) {
+            db.run(&sql)
+                .with_context(|| format!("creating table {DATABASE}.{t}"))?;
+        }
     }
     Ok(())
 }
 
-pub fn drop_database(conn: &mut mysql::Conn) -> Result<()> {
-    conn.query_drop(format!("DROP DATABASE IF EXISTS {DATABASE}"))
+/// Drop the database; on PostgreSQL from the `postgres` database, once the step's sessions
+/// have gone (the server waits a few seconds for their backends to exit).
+pub fn drop_database(endpoint: &Endpoint) -> Result<()> {
+    AdminConn::open(&endpoint.clone().with_database(None))?
+        .run(&format!("DROP DATABASE IF EXISTS {DATABASE}"))
         .with_context(|| format!("dropping database {DATABASE}"))
 }
 
-pub fn facts(conn: &mut mysql::Conn, table: &str) -> Result<TableFacts> {
-    let (rows, min_id, max_id): (u64, Option<i64>, Option<i64>) = conn
-        .query_first(format!(
-            "SELECT COUNT(*), MIN(transactionid), MAX(transactionid) FROM {DATABASE}.{table}"
+/// Rows, key range and indexes of `table`, on a connection to the benchmark's database.
+pub fn facts(conn: &mut AdminConn, table: &str) -> Result<TableFacts> {
+    let counted = conn
+        .rows(&format!(
+            "SELECT COUNT(*), MIN(transactionid), MAX(transactionid) FROM {table}"
         ))
-        .with_context(|| format!("counting the rows of {DATABASE}.{table}"))?
-        .unwrap_or((0, None, None));
-    let indexes: Vec<String> = conn
-        .exec(
-            "SELECT DISTINCT index_name FROM information_schema.statistics \
-             WHERE table_schema = ? AND table_name = ? ORDER BY index_name",
-            (DATABASE, table),
+        .with_context(|| format!("counting the rows of {DATABASE}.{table}"))?;
+    let number = |i: usize| -> Result<Option<i64>> {
+        counted
+            .first()
+            .and_then(|r| r.get(i).cloned().flatten())
+            .map(|v| v.parse::<i64>().context("a count that is no number"))
+            .transpose()
+    };
+    let listing = if conn.is_postgres() {
+        format!(
+            "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() \
+             AND tablename = '{table}' ORDER BY indexname"
         )
-        .with_context(|| format!("listing the indexes of {DATABASE}.{table}"))?;
+    } else {
+        format!(
+            "SELECT DISTINCT index_name FROM information_schema.statistics \
+             WHERE table_schema = '{DATABASE}' AND table_name = '{table}' ORDER BY index_name"
+        )
+    };
+    let indexes = conn
+        .rows(&listing)
+        .with_context(|| format!("listing the indexes of {DATABASE}.{table}"))?
+        .into_iter()
+        .filter_map(|r| r.into_iter().next().flatten())
+        .collect();
     Ok(TableFacts {
         table: table.to_string(),
-        rows,
-        min_id,
-        max_id,
+        rows: number(0)?.unwrap_or(0) as u64,
+        min_id: number(1)?,
+        max_id: number(2)?,
         indexes,
     })
 }
@@ -96,13 +162,28 @@ mod tests {
     #[test]
     fn one_alter_adds_the_three_indexes_in_order() {
         assert_eq!(
-            add_indexes("pi2"),
-            "ALTER TABLE pi2 ADD INDEX pi2_marketsegment (productid, customerid, price), \
+            add_indexes("pi2", false),
+            [
+                "ALTER TABLE pi2 ADD INDEX pi2_marketsegment (productid, customerid, price), \
              ADD INDEX pi2_registersegment (cashregisterid, customerid, price), \
              ADD INDEX pi2_pdc (price, dateandtime, customerid)"
+            ]
         );
-        assert!(
-            create_table("pi1", "InnoDB").contains("PRIMARY KEY (transactionid)) ENGINE=InnoDB")
+        assert!(create_table("pi1", "InnoDB", false)[0]
+            .contains("PRIMARY KEY (transactionid)) ENGINE=InnoDB"));
+    }
+
+    #[test]
+    fn postgres_builds_each_index_on_its_own_and_caches_the_sequence() {
+        let idx = add_indexes("pi1", true);
+        assert_eq!(idx.len(), 3);
+        assert_eq!(
+            idx[2],
+            "CREATE INDEX pi1_pdc ON pi1 (price, dateandtime, customerid)"
         );
+        let t = create_table("pi1", "InnoDB", true);
+        assert!(t[0].contains("transactionid BIGSERIAL PRIMARY KEY"));
+        assert!(!t[0].contains("ENGINE"));
+        assert_eq!(t[1], "ALTER SEQUENCE pi1_transactionid_seq CACHE 1000");
     }
 }

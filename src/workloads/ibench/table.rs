@@ -45,11 +45,13 @@ impl TableState {
         }
     }
 
-    /// An INSERT of `rows` rows whose first key was `first_id` has committed.
-    pub fn inserted(&self, first_id: i64, rows: u64) {
+    /// An INSERT of `rows` rows whose first key was `first_id` (when the server says) has
+    /// committed.
+    pub fn inserted(&self, first_id: Option<i64>, rows: u64) {
         self.rows_inserted.fetch_add(rows, Ordering::Relaxed);
-        self.high_water
-            .fetch_max(first_id + rows as i64 - 1, Ordering::Relaxed);
+        if let Some(first) = first_id {
+            self.raise_high_water(first + rows as i64 - 1);
+        }
         let mut n = self.inserts_done.lock().unwrap();
         *n += 1;
         self.inserted.notify_all();
@@ -94,6 +96,11 @@ impl TableState {
         self.low_water.fetch_add(rows as i64, Ordering::Relaxed);
     }
 
+    /// A key known to exist: the high-water mark is at least it.
+    pub fn raise_high_water(&self, id: i64) {
+        self.high_water.fetch_max(id, Ordering::Relaxed);
+    }
+
     pub fn low_water(&self) -> i64 {
         self.low_water.load(Ordering::Relaxed)
     }
@@ -113,8 +120,8 @@ mod tests {
         let t = Arc::new(TableState::new("pi1".into(), Some(1), Some(100)));
         let t2 = t.clone();
         let h = std::thread::spawn(move || t2.wait_for_inserts(2, &|| false));
-        t.inserted(101, 50);
-        t.inserted(151, 50);
+        t.inserted(Some(101), 50);
+        t.inserted(Some(151), 50);
         assert!(h.join().unwrap());
         assert_eq!(t.high_water(), 200);
         let t3 = t.clone();

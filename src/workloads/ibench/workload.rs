@@ -6,8 +6,8 @@ use super::roles::{Deleter, Indexer, Inserter, Querier, CLASSES};
 use super::schema;
 use super::steps::{Step, StepKind};
 use super::table::TableState;
-use crate::connection::Endpoint;
 use crate::connection::Session;
+use crate::connection::{AdminConn, Endpoint};
 use crate::workloads::random::Rng;
 use crate::workloads::{Pace, Worker, Workload};
 use anyhow::{Context, Result};
@@ -74,12 +74,11 @@ impl Workload for StepWorkload {
 
     /// Drop and create the database and tables.
     fn prepare(&self, endpoint: &Endpoint, _threads: usize, _seed: u64) -> Result<()> {
-        let mut conn = endpoint.connect_without_db()?;
-        schema::recreate(&mut conn, &self.opts)
+        schema::recreate(endpoint, &self.opts)
     }
 
     fn cleanup(&self, endpoint: &Endpoint) -> Result<()> {
-        schema::drop_database(&mut endpoint.connect_without_db()?)
+        schema::drop_database(endpoint)
     }
 
     fn worker(
@@ -144,8 +143,9 @@ impl Workload for StepWorkload {
     }
 }
 
-/// The tables' shared state for a step, from their key ranges now.
-pub fn table_states(conn: &mut mysql::Conn, clients: u32) -> Result<Vec<Arc<TableState>>> {
+/// The tables' shared state for a step, from their key ranges now (`conn` on the benchmark's
+/// database).
+pub fn table_states(conn: &mut AdminConn, clients: u32) -> Result<Vec<Arc<TableState>>> {
     (0..clients as usize)
         .map(|c| {
             let name = schema::table_name(c);
