@@ -3,37 +3,16 @@
 
 mod common;
 
-use common::{cached_release_or_skip, run_study, tiny_builtin};
+use common::{cached_release_or_skip, run_study};
 
 /// A built-in study with some of its variants, small data and small cost windows.
 fn tiny(builtin: &str, keep_variants: &[&str]) -> String {
-    let mut study = tiny_builtin(builtin, 1.0, 0.3, 1);
-    let variants = study["variant"].as_array().unwrap().clone();
-    let kept: Vec<toml::Value> = variants
-        .into_iter()
-        .filter(|v| keep_variants.contains(&v["name"].as_str().unwrap()))
-        .collect();
-    study.insert("variant".into(), toml::Value::Array(kept));
-    study.insert(
-        "dataset".into(),
-        toml::Value::Table(toml::from_str("table_size = 1000\npgbench_scale = 1").unwrap()),
-    );
-    study.insert(
-        "cost".into(),
-        toml::Value::Table(toml::from_str("events = [100, 200, 300]\nwarmup_events = 50").unwrap()),
-    );
-    let mut workloads = study["workload"].as_array().unwrap().clone();
-    for w in &mut workloads {
-        let w = w.as_table_mut().unwrap();
-        if w.contains_key("cost_events") {
-            w.insert(
-                "cost_events".into(),
-                toml::from_str::<toml::Table>("e = [20, 40, 60]").unwrap()["e"].clone(),
-            );
-        }
-    }
-    study.insert("workload".into(), toml::Value::Array(workloads));
-    toml::to_string(&study).unwrap()
+    common::tiny_study(
+        builtin,
+        keep_variants,
+        "table_size = 1000\npgbench_scale = 1",
+        Some("events = [100, 200, 300]\nwarmup_events = 50"),
+    )
 }
 
 fn ir(r: &serde_json::Value, variant: &str, step: &str) -> f64 {

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{cached_release_or_skip, run_study, tiny_builtin};
+use common::{cached_release_or_skip, run_study};
 use psbench::server::{Home, Sandbox, SandboxSpec, ServerOption};
 use psbench::study::scenarios::{scenario, PfsFlavour, NAMES};
 use std::path::Path;
@@ -102,37 +102,7 @@ fn defaults_start_everywhere_and_a_mistyped_option_still_fails() {
 
 /// A built-in study cut down to seconds: some of its variants, all its workloads, small.
 fn tiny(builtin: &str, keep_variants: &[&str]) -> String {
-    let mut study = tiny_builtin(builtin, 1.0, 0.3, 1);
-    let variants = study["variant"].as_array().unwrap().clone();
-    let kept: Vec<toml::Value> = variants
-        .into_iter()
-        .filter(|v| keep_variants.contains(&v["name"].as_str().unwrap()))
-        .collect();
-    study.insert("variant".into(), toml::Value::Array(kept));
-    study.insert(
-        "dataset".into(),
-        toml::Value::Table(toml::from_str("table_size = 1000").unwrap()),
-    );
-    let mut workloads = study["workload"].as_array().unwrap().clone();
-    for w in &mut workloads {
-        let w = w.as_table_mut().unwrap();
-        if w.contains_key("cost_events") {
-            w.insert(
-                "cost_events".into(),
-                toml::from_str::<toml::Table>("e = [20, 40, 60]").unwrap()["e"].clone(),
-            );
-        }
-        if w["workload"].as_str() == Some("insert-benchmark") {
-            let small =
-                "rows = 3000\nrows_i1 = 600\nrows_i2 = 300\nquery_seconds = 1\ncleanup_seconds = 0";
-            w.insert(
-                "options".into(),
-                toml::Value::Table(toml::from_str(small).unwrap()),
-            );
-        }
-    }
-    study.insert("workload".into(), toml::Value::Array(workloads));
-    toml::to_string(&study).unwrap()
+    common::tiny_study(builtin, keep_variants, "table_size = 1000", None)
 }
 
 #[test]

@@ -31,7 +31,7 @@ impl AdminConn {
             AdminConn::MySql(c) => c.query_drop(sql).map_err(anyhow::Error::new),
             AdminConn::Pg(c) => c.run(sql).map_err(anyhow::Error::new),
         }
-        .with_context(|| format!("running `{sql}`"))
+        .with_context(|| format!("running `{}`", shown(sql)))
     }
 
     /// The rows of one statement, every value in text form.
@@ -43,7 +43,16 @@ impl AdminConn {
                 .map_err(anyhow::Error::new),
             AdminConn::Pg(c) => c.query(sql).map_err(anyhow::Error::new),
         };
-        rows.with_context(|| format!("running `{sql}`"))
+        rows.with_context(|| format!("running `{}`", shown(sql)))
+    }
+}
+
+/// A statement as an error names it: a bulk INSERT can be half a megabyte.
+fn shown(sql: &str) -> String {
+    const MOST: usize = 200;
+    match sql.char_indices().nth(MOST) {
+        Some((i, _)) => format!("{}…", &sql[..i]),
+        None => sql.to_string(),
     }
 }
 

@@ -109,6 +109,43 @@ pub fn tiny_builtin(name: &str, duration: f64, warmup: f64, threads: u32) -> tom
     study
 }
 
+/// A built-in cut down for CI: [`tiny_builtin`] at one thread, 1 s rounds, only
+/// `keep_variants`, the `[dataset]` (and `[cost]`, when given) replaced by these TOML
+/// bodies, every `cost_events` at 20/40/60 and Insert Benchmark entries at 3,000 rows.
+pub fn tiny_study(
+    builtin: &str,
+    keep_variants: &[&str],
+    dataset: &str,
+    cost: Option<&str>,
+) -> String {
+    let mut study = tiny_builtin(builtin, 1.0, 0.3, 1);
+    let variants = study["variant"].as_array().unwrap().clone();
+    let kept: Vec<toml::Value> = variants
+        .into_iter()
+        .filter(|v| keep_variants.contains(&v["name"].as_str().unwrap()))
+        .collect();
+    study.insert("variant".into(), toml::Value::Array(kept));
+    let table = |body: &str| toml::Value::Table(toml::from_str(body).unwrap());
+    study.insert("dataset".into(), table(dataset));
+    if let Some(cost) = cost {
+        study.insert("cost".into(), table(cost));
+    }
+    let mut workloads = study["workload"].as_array().unwrap().clone();
+    for w in &mut workloads {
+        let w = w.as_table_mut().unwrap();
+        if w.contains_key("cost_events") {
+            w.insert("cost_events".into(), table("e = [20, 40, 60]")["e"].clone());
+        }
+        if w["workload"].as_str() == Some("insert-benchmark") {
+            let small =
+                "rows = 3000\nrows_i1 = 600\nrows_i2 = 300\nquery_seconds = 1\ncleanup_seconds = 0";
+            w.insert("options".into(), table(small));
+        }
+    }
+    study.insert("workload".into(), toml::Value::Array(workloads));
+    toml::to_string(&study).unwrap()
+}
+
 /// Make `cmd` run as the unprivileged user `nobody` (uid and gid 65534, no other groups).
 pub fn as_nobody(cmd: &mut Command) -> &mut Command {
     use std::os::unix::process::CommandExt;

@@ -91,7 +91,11 @@ pub fn pgbench_workload(name: &str, opts: &PgbenchOptions) -> Result<Box<dyn Wor
 
 /// pgbench's scripts run on PostgreSQL only: checked before anything connects.
 pub fn postgres_only(name: &str, endpoint: &Endpoint) -> Result<()> {
-    if endpoint.engine != Engine::Postgres {
+    refuse_unless(name, endpoint.engine == Engine::Postgres)
+}
+
+fn refuse_unless(name: &str, postgres: bool) -> Result<()> {
+    if !postgres {
         return Err(usage(format!(
             "{name} is pgbench's and runs on PostgreSQL only (--db-driver=pgsql)"
         )));
@@ -121,12 +125,7 @@ impl Workload for PgbenchWorkload {
         seed: u64,
         conn: &mut Session,
     ) -> Result<Box<dyn Worker>> {
-        if !conn.is_postgres() {
-            return Err(usage(format!(
-                "{} is pgbench's and runs on PostgreSQL only (--db-driver=pgsql)",
-                self.name
-            )));
-        }
+        refuse_unless(self.name, conn.is_postgres())?;
         // As pgbench: the scale is what the tables hold.
         let scale = init::scale_of(conn).context("reading the scale from pgbench_branches")?;
         let rng = Rng::for_stream(seed, WORKER_STREAM_BASE + thread as u64);

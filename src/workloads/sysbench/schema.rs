@@ -3,8 +3,7 @@
 
 use super::options::OltpOptions;
 use super::sql;
-use crate::connection::postgres::PgSession;
-use crate::connection::{Endpoint, Engine};
+use crate::connection::{AdminConn, Endpoint, Engine};
 use crate::error::usage;
 use crate::workloads::random::{fill_template, RangeSampler, Rng, C_TEMPLATE, PAD_TEMPLATE};
 use anyhow::{anyhow, Context, Result};
@@ -46,7 +45,7 @@ pub fn prepare(
             .map(|t| {
                 let endpoint = &endpoint;
                 s.spawn(move || -> Result<()> {
-                    let mut conn = Loader::connect(endpoint)?;
+                    let mut conn = AdminConn::open(endpoint)?;
                     let mut table = t as u32 + 1;
                     while table <= opts.tables {
                         load_table(&mut conn, table, opts, rows, seed)?;
@@ -89,46 +88,15 @@ pub fn create_database(endpoint: &Endpoint, db: &str) -> Result<()> {
     }
 }
 
-/// A connection that loads data with plain SQL text: the `mysql` crate's, or psbench's own
-/// PostgreSQL client.
-enum Loader {
-    MySql(mysql::Conn),
-    Pg(PgSession),
-}
-
-impl Loader {
-    fn connect(endpoint: &Endpoint) -> Result<Loader> {
-        Ok(match endpoint.engine {
-            Engine::MySql => Loader::MySql(endpoint.connect()?),
-            Engine::Postgres => Loader::Pg(endpoint.pg().connect()?),
-        })
-    }
-
-    fn run(&mut self, sql: &str) -> Result<()> {
-        match self {
-            Loader::MySql(c) => c.query_drop(sql)?,
-            Loader::Pg(c) => c.run(sql)?,
-        }
-        Ok(())
-    }
-
-    fn create_table(&self, table: u32, opts: &OltpOptions) -> String {
-        match self {
-            Loader::MySql(_) => sql::create_table(table, opts),
-            Loader::Pg(_) => sql::create_table_pg(table, opts),
-        }
-    }
-}
-
 fn load_table(
-    conn: &mut Loader,
+    conn: &mut AdminConn,
     table: u32,
     opts: &OltpOptions,
     rows: u32,
     seed: u64,
 ) -> Result<()> {
     println!("Creating table 'sbtest{table}'...");
-    let ddl = conn.create_table(table, opts);
+    let ddl = sql::create_table(table, opts, conn.is_postgres());
     conn.run(&ddl).with_context(|| {
         format!("creating table sbtest{table} (does it exist already? run cleanup first)")
     })?;
@@ -148,7 +116,7 @@ fn load_table(
 /// Rows as sysbench makes them: c, then pad, then k = default(1, table_size); ids
 /// 1..rows (assigned by the server when auto_inc is on). No explicit transaction.
 fn insert_rows(
-    conn: &mut Loader,
+    conn: &mut AdminConn,
     table: u32,
     opts: &OltpOptions,
     rows: u32,
@@ -192,7 +160,7 @@ fn insert_rows(
     Ok(())
 }
 
-fn send(conn: &mut Loader, stmt: &str, rows: usize) -> Result<()> {
+fn send(conn: &mut AdminConn, stmt: &str, rows: usize) -> Result<()> {
     conn.run(stmt)
         .with_context(|| format!("multi-row INSERT of {rows} rows ({} bytes)", stmt.len()))
 }
@@ -204,7 +172,7 @@ fn ascii(bytes: &[u8]) -> &str {
 /// `DROP TABLE IF EXISTS` for each table, in the endpoint's database.
 pub fn cleanup(endpoint: &Endpoint, tables: u32) -> Result<()> {
     let db = database_name(endpoint)?;
-    let mut conn = Loader::connect(&endpoint.clone().with_database(Some(&db)))?;
+    let mut conn = AdminConn::open(&endpoint.clone().with_database(Some(&db)))?;
     for table in 1..=tables {
         println!("Dropping table 'sbtest{table}'...");
         conn.run(&sql::drop_table(table))

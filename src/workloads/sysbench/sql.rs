@@ -63,43 +63,30 @@ pub fn random_ranges(ranges: u32) -> String {
     format!("        SELECT count(k)\n          FROM sbtest1\n          WHERE {preds}")
 }
 
-pub fn create_table(table: u32, opts: &OltpOptions) -> String {
-    let id_def = if opts.auto_inc {
-        "INTEGER NOT NULL AUTO_INCREMENT"
-    } else {
-        "INTEGER NOT NULL"
+/// sysbench's DDL for table `table`: MySQL's with its engine clause, or its pgsql driver's
+/// (SERIAL for auto_inc, no engine clause: the Lua format's two empty fields leave two
+/// spaces after the parenthesis).
+pub fn create_table(table: u32, opts: &OltpOptions, postgres: bool) -> String {
+    let id_def = match (opts.auto_inc, postgres) {
+        (true, false) => "INTEGER NOT NULL AUTO_INCREMENT",
+        (true, true) => "SERIAL",
+        (false, _) => "INTEGER NOT NULL",
     };
     let id_index = if opts.secondary {
         "KEY xid"
     } else {
         "PRIMARY KEY"
     };
-    // The trailing space is sysbench's empty `mysql_table_options`.
-    format!(
-        "CREATE TABLE sbtest{table}(\n  id {id_def},\n  k INTEGER DEFAULT '0' NOT NULL,\n  \
-         c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  \
-         {id_index} (id)\n) /*! ENGINE = {} */ ",
-        opts.mysql_storage_engine
-    )
-}
-
-/// sysbench's pgsql DDL: SERIAL for auto_inc, no engine clause (the Lua format's two empty
-/// fields leave two spaces after the parenthesis).
-pub fn create_table_pg(table: u32, opts: &OltpOptions) -> String {
-    let id_def = if opts.auto_inc {
-        "SERIAL"
+    // After the parenthesis: sysbench's empty `mysql_table_options` after the engine.
+    let tail = if postgres {
+        "  ".to_string()
     } else {
-        "INTEGER NOT NULL"
-    };
-    let id_index = if opts.secondary {
-        "KEY xid"
-    } else {
-        "PRIMARY KEY"
+        format!(" /*! ENGINE = {} */ ", opts.mysql_storage_engine)
     };
     format!(
         "CREATE TABLE sbtest{table}(\n  id {id_def},\n  k INTEGER DEFAULT '0' NOT NULL,\n  \
          c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  \
-         {id_index} (id)\n)  "
+         {id_index} (id)\n){tail}"
     )
 }
 
@@ -125,7 +112,7 @@ mod tests {
 
     #[test]
     fn ddl_has_sysbench_shape() {
-        let ddl = create_table(3, &OltpOptions::default());
+        let ddl = create_table(3, &OltpOptions::default(), false);
         assert_eq!(
             ddl,
             "CREATE TABLE sbtest3(\n  id INTEGER NOT NULL AUTO_INCREMENT,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n) /*! ENGINE = innodb */ "
@@ -137,6 +124,7 @@ mod tests {
                 secondary: true,
                 ..Default::default()
             },
+            false,
         );
         assert!(ddl.contains("id INTEGER NOT NULL,\n") && ddl.contains("KEY xid (id)"));
     }
@@ -144,7 +132,7 @@ mod tests {
     #[test]
     fn postgres_ddl_has_sysbench_pgsql_shape() {
         assert_eq!(
-            create_table_pg(2, &OltpOptions::default()),
+            create_table(2, &OltpOptions::default(), true),
             "CREATE TABLE sbtest2(\n  id SERIAL,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n)  "
         );
     }
