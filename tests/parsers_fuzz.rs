@@ -28,6 +28,7 @@ fn results_json() -> String {
         steps: Vec::new(),
         frames_that_grew: None,
         datasets: Vec::new(),
+        sharding: Default::default(),
     };
     serde_json::to_string(&r).unwrap()
 }

@@ -6,6 +6,7 @@ mod compare;
 mod connection_args;
 mod fetch;
 mod insert_benchmark;
+mod merge;
 mod report;
 mod run;
 mod sandbox;
@@ -48,6 +49,8 @@ pub enum Command {
     Report(report::ReportArgs),
     /// Compare two results documents (say before and after an upgrade): B's variants against A's
     Compare(compare::CompareArgs),
+    /// Join the shards of one study (`run --shard`, on several hosts) into one results document
+    Merge(merge::MergeArgs),
 }
 
 impl Cli {
@@ -73,6 +76,7 @@ pub fn main() -> i32 {
         Command::Fetch(args) => fetch::command(args),
         Command::Report(args) => report::command(args),
         Command::Compare(args) => compare::command(args),
+        Command::Merge(args) => merge::command(args),
     };
     match result {
         Ok(()) => 0,

@@ -1,9 +1,10 @@
 //! `psbench run [STUDY] [overrides]`: run a study (or finish an interrupted one) and print
 //! its headline tables.
 
+use crate::error::usage;
 use crate::report::{publish, Subject};
 use crate::server::Home;
-use crate::study::{load, overrides::Overrides, runner};
+use crate::study::{load, overrides::Overrides, runner, shard};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -47,8 +48,16 @@ pub struct RunArgs {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Finish an interrupted study in this results directory
-    #[arg(long, conflicts_with_all = ["study", "out"])]
+    #[arg(long, conflicts_with_all = ["study", "out", "shard"])]
     resume: Option<PathBuf>,
+    /// Run only shard K of N (from 0) of the rounds, for `psbench merge` to join: K/N, or
+    /// auto / auto/N to read K (and N) from a Kubernetes Indexed Job or a Slurm job array
+    #[arg(long, value_name = "K/N|auto[/N]")]
+    shard: Option<String>,
+    /// With --shard: run cost mode on every shard (default: shard 0 only), so that `merge`
+    /// shows how far the hosts' instruction counts agree
+    #[arg(long, requires = "shard")]
+    cost_on_every_shard: bool,
 }
 
 pub fn command(a: RunArgs, home: &Home) -> Result<()> {
@@ -78,6 +87,30 @@ pub fn command(a: RunArgs, home: &Home) -> Result<()> {
             (study, origin, out, false)
         }
     };
+    let shard = match &a.shard {
+        Some(spec) => {
+            let s = shard::parse(spec, a.cost_on_every_shard, &|k| std::env::var(k).ok())?;
+            if s.rounds(study.rounds).is_empty() {
+                return Err(usage(format!(
+                    "--shard {}: a study of {} round(s) has none for shard {}",
+                    spec,
+                    study.rounds,
+                    s.describe()
+                )));
+            }
+            eprintln!(
+                "shard {} of study {}: rounds {:?}",
+                s.describe(),
+                study.name,
+                s.rounds(study.rounds)
+                    .iter()
+                    .map(|r| r + 1)
+                    .collect::<Vec<_>>()
+            );
+            Some(s)
+        }
+        None => None,
+    };
     eprintln!("study {} -> {}", study.name, out_dir.display());
     let res = runner::run_study(runner::Request {
         study,
@@ -85,6 +118,7 @@ pub fn command(a: RunArgs, home: &Home) -> Result<()> {
         out_dir: out_dir.clone(),
         home: home.clone(),
         resume,
+        shard,
     })?;
     let failed = res.cells.iter().any(|c| !c.ok) || res.cost.iter().any(|c| !c.ok);
     let subject = Subject::study(res, &out_dir.display().to_string());

@@ -4,6 +4,17 @@ use crate::results::Host;
 use procfs::{Current, CurrentSI};
 
 /// This machine: hostname, kernel, CPU model and count, memory.
+/// This machine's name: `PSBENCH_HOST_NAME` when set (a scheduler's pod or node name, or a
+/// test's pretend host), else the kernel's host name.
+pub fn name() -> String {
+    match std::env::var("PSBENCH_HOST_NAME") {
+        Ok(n) if !n.trim().is_empty() => n.trim().to_string(),
+        _ => std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .map(|s| s.trim().to_string())
+            .unwrap_or_default(),
+    }
+}
+
 pub fn current() -> Host {
     let read = |p: &str| {
         std::fs::read_to_string(p)
@@ -21,7 +32,7 @@ pub fn current() -> Host {
         .map(|m| m.mem_total >> 20)
         .unwrap_or(0);
     Host {
-        hostname: read("/proc/sys/kernel/hostname"),
+        hostname: name(),
         kernel: read("/proc/sys/kernel/osrelease"),
         cpu_model,
         cpus,

@@ -1,7 +1,7 @@
 //! The report files of a results directory: summary.md, report.html, bench.txt, csv/*.csv,
 //! and profiles/summary.md (the frames that grew) for a profiled study.
 
-use super::{csv, frames_that_grew, gobench, html, markdown, provenance, tables, Subject};
+use super::{csv, frames_that_grew, gobench, html, markdown, provenance, sections, Subject};
 use crate::results::document::PROFILES_DIR;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -13,7 +13,7 @@ pub const CSV_DIR: &str = "csv";
 
 /// Every table as (file name, CSV text).
 pub fn csv_tables(s: &Subject) -> Vec<(String, String)> {
-    tables::measurements(s)
+    sections::measurements(s)
         .iter()
         .chain(provenance::all(s).iter())
         .map(|t| (format!("{}.csv", t.id), csv::table(t)))

@@ -4,7 +4,7 @@
 use super::charts::{self, Chart};
 use super::grid::{escape, num, num_like, Kind, Table, Tone, Value, FLAG};
 use super::subject::Subject;
-use super::{cost_chart, provenance, tables};
+use super::{cost_chart, provenance, sections};
 use anyhow::Result;
 use std::fmt::Write;
 
@@ -155,7 +155,7 @@ fn findings(s: &Subject) -> String {
 }
 
 pub fn render(s: &Subject) -> Result<String> {
-    let (headline, details) = (tables::headline(s), tables::details(s));
+    let (headline, details) = (sections::headline(s), sections::details(s));
     let provenance = provenance::all(s);
     let charts = charts::all(s)?;
     let mut h = String::new();

@@ -2,7 +2,7 @@
 
 use super::grid::{Kind, Table};
 use super::subject::Subject;
-use super::{findings, frames_that_grew, provenance, tables};
+use super::{findings, frames_that_grew, provenance, sections, tables};
 use std::fmt::Write;
 
 /// Pipes and newlines would break a Markdown table row.
@@ -85,7 +85,7 @@ pub fn summary(subject: &Subject) -> String {
     tables_of(
         subject.title(),
         &findings_section(subject),
-        tables::measurements(subject).iter(),
+        sections::measurements(subject).iter(),
     ) + &profiles(subject)
         + &described
         + &notes(subject)
@@ -118,7 +118,7 @@ pub fn headline(subject: &Subject) -> String {
     // A study with data regimes shows them: a result means little without its regime.
     let regimes = super::io_regime::has_regimes(&subject.results)
         .then(|| super::io_regime::table(&subject.results));
-    let shown = tables::headline(subject)
+    let shown = sections::headline(subject)
         .into_iter()
         .chain(regimes)
         .chain([tables::validity(subject)])

@@ -13,11 +13,13 @@ pub mod findings;
 pub mod frames_that_grew;
 pub mod gobench;
 pub mod grid;
+pub mod hosts;
 pub mod html;
 pub mod io_regime;
 pub mod markdown;
 pub mod provenance;
 pub mod publish;
+pub mod sections;
 pub mod subject;
 pub mod tables;
 

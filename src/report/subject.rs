@@ -51,12 +51,23 @@ impl Source {
             study: r.study.name.clone(),
             origin: r.origin.clone(),
             tool_version: r.tool_version.clone(),
-            host: r.host.clone(),
+            host: merged_hosts(r),
             started_unix: r.started_unix,
             finished_unix: r.finished_unix,
             seed: r.seed,
         }
     }
+}
+
+/// A merged document's host is every part's (kernel, CPU and memory are the first part's:
+/// shards run on hosts of one type).
+fn merged_hosts(r: &StudyResults) -> Host {
+    let mut host = r.host.clone();
+    let hosts = r.sharding.hosts();
+    if !r.sharding.parts.is_empty() && hosts.len() > 1 {
+        host.hostname = hosts.join(", ");
+    }
+    host
 }
 
 impl Subject {

@@ -496,32 +496,3 @@ pub fn validity(s: &Subject) -> Table {
         when_empty: "Every round ran clean: no validity flags, retries or failures.".into(),
     }
 }
-
-/// The tables a reader looks at first: throughput, changes, cost.
-pub fn headline(s: &Subject) -> Vec<Table> {
-    let mut t = vec![
-        absolute_throughput(s),
-        relative_throughput(s),
-        ratio_by_threads(s),
-    ];
-    t.extend(super::background::background_rate(s));
-    t.push(super::cost_table::cost(s));
-    t
-}
-
-/// The tables that explain a change or check a result: latency, resources, regime and
-/// device IO, validity.
-pub fn details(s: &Subject) -> Vec<Table> {
-    vec![
-        latency(s),
-        resources(s),
-        super::io_regime::table(&s.results),
-        status(s),
-        validity(s),
-    ]
-}
-
-/// Every measurement table in the order a reader wants them.
-pub fn measurements(s: &Subject) -> Vec<Table> {
-    headline(s).into_iter().chain(details(s)).collect()
-}

@@ -52,6 +52,10 @@ pub struct StudyResults {
     /// The data each server binary started from: its size and what loading and warming cost.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub datasets: Vec<DatasetRecord>,
+    /// The definition's checksum, the share of rounds and each round's host and order
+    /// (docs/sharding.md); empty in a document from before it was kept.
+    #[serde(default, skip_serializing_if = "super::shard::Sharding::is_empty")]
+    pub sharding: super::shard::Sharding,
 }
 
 /// One server binary's prepared data.

@@ -8,8 +8,10 @@ pub mod document;
 pub mod insert_benchmark;
 pub mod io;
 pub mod latency;
+pub mod merge;
 pub mod profile_settings;
 pub mod provenance;
+pub mod shard;
 pub mod study;
 
 pub use bench::BenchDocument;
@@ -20,3 +22,4 @@ pub use document::{
 };
 pub use io::write_atomically;
 pub use provenance::{Host, PfsState, ServerOption, VariantProvenance};
+pub use shard::{MergedPart, RoundRecord, ShardInfo, Sharding};

@@ -19,6 +19,8 @@ pub struct Request {
     pub home: Home,
     /// Continue the results document in `out_dir` instead of starting a new one.
     pub resume: bool,
+    /// Run only this share of the rounds (a new document; a resumed one keeps its own).
+    pub shard: Option<crate::results::ShardInfo>,
 }
 
 /// One run context, passed to cost mode and to the throughput rounds.

@@ -19,6 +19,7 @@ mod progress;
 pub mod regime;
 pub mod runner;
 pub mod scenarios;
+pub mod shard;
 mod throughput;
 pub mod variant;
 pub mod work;

@@ -7,7 +7,7 @@ use super::context::RunContext;
 use super::progress::Progress;
 use super::{cost_runner, dataset, throughput, work};
 use crate::results::document::{FORMAT, VERSION};
-use crate::results::StudyResults;
+use crate::results::{Sharding, StudyResults};
 use anyhow::{Context, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -40,6 +40,14 @@ fn resolve_versions(study: &mut super::file::Study) -> Result<()> {
     Ok(())
 }
 
+/// SHA-256 of the study as given: shards of one study share it, whatever paths their hosts
+/// resolve its releases to.
+fn definition_sha256(study: &super::file::Study) -> Result<String> {
+    use sha2::{Digest, Sha256};
+    let text = serde_json::to_string(study).context("writing the study definition")?;
+    Ok(format!("{:x}", Sha256::digest(text.as_bytes())))
+}
+
 /// A new results document, or the one in `out_dir` when resuming.
 fn document(req: &Request) -> Result<StudyResults> {
     if req.resume {
@@ -70,6 +78,11 @@ fn document(req: &Request) -> Result<StudyResults> {
         steps: Vec::new(),
         frames_that_grew: None,
         datasets: Vec::new(),
+        sharding: Sharding {
+            definition_sha256: definition_sha256(&req.study)?,
+            shard: req.shard,
+            ..Sharding::default()
+        },
     })
 }
 
@@ -112,7 +125,9 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
         prefix: &prefix,
         progress: &progress,
     };
-    cost_runner::run_cost(&ctx, &work::cost_variants(&study), &mut res)?;
+    if work::runs_cost(&res) {
+        cost_runner::run_cost(&ctx, &work::cost_variants(&study), &mut res)?;
+    }
     throughput::run_throughput(&ctx, &turns, &mut res)?;
     profile_outputs(&req.out_dir, &mut res);
 

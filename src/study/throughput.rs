@@ -8,11 +8,27 @@ use super::file::Study;
 use super::work::Turn;
 use super::{dataset, insert_benchmark, regime, variant};
 use crate::probes::device::Device;
-use crate::results::{CellKey, CellResult, Flag, Regime, StudyResults};
+use crate::results::{CellKey, CellResult, Flag, Regime, RoundRecord, StudyResults};
 use crate::server::{errorlog, Sandbox};
 use crate::workloads::Workload;
 use anyhow::{Context, Result};
 use std::time::Duration;
+
+/// The first turn of a round records its host and its variants' order.
+fn record_round(study: &Study, res: &mut StudyResults, round: u32) {
+    if res.sharding.rounds.iter().any(|r| r.round == round) {
+        return;
+    }
+    let order = super::work::order(study, res, round)
+        .iter()
+        .map(|v| v.name.clone())
+        .collect();
+    res.sharding.rounds.push(RoundRecord {
+        round,
+        host: crate::probes::host::name(),
+        order,
+    });
+}
 
 pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) -> Result<()> {
     let study = ctx.study;
@@ -25,6 +41,7 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
     let clients = most_connections(study);
     for turn in turns {
         let (round, v) = (turn.round, turn.variant);
+        record_round(study, res, round);
         let name = variant::sandbox_name(ctx.prefix, &v.name);
         let data = &ctx.datadirs[&v.basedir];
         let mut extra_options = variant::connection_options(v, clients)?;

@@ -48,8 +48,11 @@ pub fn rotated<T: Clone>(items: &[T], round: u32) -> Vec<T> {
     items[k..].iter().chain(&items[..k]).cloned().collect()
 }
 
-/// The (variant, cost step) pairs without a result yet.
+/// The (variant, cost step) pairs without a result yet (none in a shard that runs no cost).
 pub fn cost_todo<'a>(study: &'a Study, res: &StudyResults) -> Vec<(&'a Variant, &'a WorkloadStep)> {
+    if !runs_cost(res) {
+        return Vec::new();
+    }
     cost_variants(study)
         .into_iter()
         .flat_map(|v| study.cost_steps().into_iter().map(move |w| (v, w)))
@@ -75,13 +78,41 @@ pub fn cost_results_todo(study: &Study, res: &StudyResults) -> u64 {
         .sum()
 }
 
+/// The rounds this document runs (a shard's share, or all), each with the number its variant
+/// order rotates by: its position among them, so that a shard goes through every order.
+pub fn my_rounds(study: &Study, res: &StudyResults) -> Vec<(u32, u32)> {
+    match res.sharding.shard {
+        Some(s) => s
+            .rounds(study.rounds)
+            .into_iter()
+            .map(|r| (r, s.local(r)))
+            .collect(),
+        None => (0..study.rounds).map(|r| (r, r)).collect(),
+    }
+}
+
+/// The variants of round `round` in the order they run.
+pub fn order<'a>(study: &'a Study, res: &StudyResults, round: u32) -> Vec<&'a Variant> {
+    let local = my_rounds(study, res)
+        .into_iter()
+        .find(|(r, _)| *r == round)
+        .map_or(round, |(_, l)| l);
+    rotated(&throughput_variants(study), local)
+}
+
+/// Whether this document runs cost mode: a whole study does, of a sharded one shard 0 (or
+/// every shard, when asked).
+pub fn runs_cost(res: &StudyResults) -> bool {
+    res.sharding.shard.is_none_or(|s| s.runs_cost())
+}
+
 /// Every variant's turn in every round that still has a cell to do, in running order.
 pub fn turns<'a>(study: &'a Study, res: &StudyResults) -> Vec<Turn<'a>> {
     let sysbench = study.sysbench_steps();
     let missing = |round, v: &Variant, step, threads| missing(res, round, v, step, threads);
     let mut out = Vec::new();
-    for round in 0..study.rounds {
-        for v in rotated(&throughput_variants(study), round) {
+    for (round, local) in my_rounds(study, res) {
+        for v in rotated(&throughput_variants(study), local) {
             let cells: Vec<(usize, u32)> = sysbench
                 .iter()
                 .enumerate()
@@ -116,7 +147,7 @@ pub fn turns<'a>(study: &'a Study, res: &StudyResults) -> Vec<Turn<'a>> {
 pub fn cells_todo(study: &Study, res: &StudyResults) -> u64 {
     let cells = study.cells();
     let mut n = 0;
-    for round in 0..study.rounds {
+    for (round, _) in my_rounds(study, res) {
         for v in throughput_variants(study) {
             n += cells
                 .iter()
@@ -180,6 +211,7 @@ steps = ["l.i0", "qr100"]
             steps: Vec::new(),
             frames_that_grew: None,
             datasets: Vec::new(),
+            sharding: Default::default(),
         }
     }
 
@@ -221,6 +253,33 @@ steps = ["l.i0", "qr100"]
         assert_eq!(cost_todo(&study, &res).len(), 6);
         // The Insert Benchmark entry gives a result per step: l.i0 and qr100.
         assert_eq!(cost_results_todo(&study, &res), 9);
+    }
+
+    #[test]
+    fn a_shard_runs_its_rounds_in_every_order_and_cost_only_in_shard_0() {
+        let text = STUDY.replace("rounds = 2", "rounds = 5");
+        let study = crate::study::file::parse(&text, "t").unwrap();
+        let mut res = results(&study);
+        let shard = |index, cost_on_every_shard| crate::results::ShardInfo {
+            index,
+            count: 2,
+            cost_on_every_shard,
+        };
+        res.sharding.shard = Some(shard(1, false));
+        let order: Vec<(u32, &str)> = turns(&study, &res)
+            .iter()
+            .map(|t| (t.round, t.variant.name.as_str()))
+            .collect();
+        // Rounds 1 and 3, its first and second: both orders, although both are odd.
+        assert_eq!(order, [(1, "a"), (1, "b"), (3, "b"), (3, "a")]);
+        assert_eq!(cells_todo(&study, &res), 16);
+        assert!(cost_todo(&study, &res).is_empty());
+        res.sharding.shard = Some(shard(1, true));
+        assert_eq!(cost_todo(&study, &res).len(), 6);
+        res.sharding.shard = Some(shard(0, false));
+        let rounds: Vec<u32> = my_rounds(&study, &res).iter().map(|r| r.0).collect();
+        assert_eq!(rounds, [0, 2, 4]);
+        assert_eq!(cost_todo(&study, &res).len(), 6);
     }
 
     #[test]

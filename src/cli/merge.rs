@@ -1,0 +1,37 @@
+//! `psbench merge DIR… --out DIR`: join the shards of one study, run on several hosts with
+//! `psbench run --shard`, into one results document, and write its report (docs/sharding.md).
+
+use crate::report::{publish, Subject};
+use crate::results::merge::{merge, Part};
+use crate::results::StudyResults;
+use anyhow::{Context, Result};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The shards' results directories (or their results.json)
+    #[arg(required = true)]
+    shards: Vec<PathBuf>,
+    /// Where the merged results document and its report go
+    #[arg(long)]
+    out: PathBuf,
+}
+
+pub fn command(a: MergeArgs) -> Result<()> {
+    let parts = a
+        .shards
+        .iter()
+        .map(|dir| {
+            Ok(Part {
+                path: dir.display().to_string(),
+                doc: StudyResults::load(dir)?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let merged = merge(parts)?;
+    std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
+    merged.save(&a.out)?;
+    let subject = Subject::study(merged, &a.out.display().to_string());
+    publish::study_finished(&subject, &a.out)
+}
