@@ -203,6 +203,10 @@ fn two_shards_merge_into_the_cells_of_one_run() {
     let md = std::fs::read_to_string(dir.join("merged/summary.md")).unwrap();
     assert!(md.contains("### Hosts"), "{md}");
     assert!(
+        md.contains("- Hosts: a ran ") && md.contains("(point_select at 1 thread; 2 hosts)"),
+        "{md}"
+    );
+    assert!(
         md.contains("| step | threads | a on host-a | a on host-b | host spread % | b / a |"),
         "{md}"
     );
@@ -257,6 +261,7 @@ fn two_shards_merge_into_the_cells_of_one_run() {
     });
     refused(merge(dir, &[&s0, &unfinished], "x"), "has not finished");
     refused(merge(dir, &[&s0], "x"), "at least two");
+    refused(merge(dir, &[&s0, &s1], "s1"), "a directory of its own");
 }
 
 #[test]
@@ -297,5 +302,9 @@ fn shard_auto_takes_its_share_from_a_slurm_array_not_starting_at_zero() {
     refused(
         run(dir, "pod", &["--shard", "5/6"], &[]),
         "has none for shard 5/6",
+    );
+    refused(
+        run(dir, "pod", &["--shard", "1/2", "--cost"], &[]),
+        "a cost-mode study runs whole in shard 0",
     );
 }

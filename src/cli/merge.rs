@@ -19,6 +19,17 @@ pub struct MergeArgs {
 }
 
 pub fn command(a: MergeArgs) -> Result<()> {
+    let same = |p: &PathBuf| match (p.canonicalize(), a.out.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y || x.parent() == Some(y.as_path()),
+        _ => false,
+    };
+    if let Some(p) = a.shards.iter().find(|p| same(p)) {
+        return Err(crate::error::usage(format!(
+            "--out {}: that is the shard {}; the merged document goes to a directory of its own",
+            a.out.display(),
+            p.display()
+        )));
+    }
     let parts = a
         .shards
         .iter()

@@ -3,6 +3,7 @@
 
 use crate::error::usage;
 use crate::report::{publish, Subject};
+use crate::results::study::Mode;
 use crate::server::Home;
 use crate::study::{load, overrides::Overrides, runner, shard};
 use anyhow::Result;
@@ -90,6 +91,12 @@ pub fn command(a: RunArgs, home: &Home) -> Result<()> {
     let shard = match &a.shard {
         Some(spec) => {
             let s = shard::parse(spec, a.cost_on_every_shard, &|k| std::env::var(k).ok())?;
+            if study.mode == Mode::Cost && !s.runs_cost() {
+                return Err(usage(format!(
+                    "--shard {spec}: a cost-mode study runs whole in shard 0 (instruction counts do not depend on the host); shard {} would do nothing (--cost-on-every-shard repeats it there)",
+                    s.describe()
+                )));
+            }
             if s.rounds(study.rounds).is_empty() {
                 return Err(usage(format!(
                     "--shard {}: a study of {} round(s) has none for shard {}",

@@ -39,6 +39,7 @@ pub fn findings(s: &Subject) -> Vec<String> {
     let mut out = cost_findings(&cost_table::rows(s));
     out.extend(throughput_findings(s));
     out.extend(super::io_regime::findings(&s.results));
+    out.extend(super::hosts::findings(s));
     out
 }
 
