@@ -82,13 +82,8 @@ fn each_windows_backend_is_counted_and_a_burst_is_caught() {
         (10_000.0..200_000.0).contains(&plain.ir_per_txn),
         "a point select costs tens of thousands of instructions: {plain:?}"
     );
-    // Every window's backend wrote its own dump.
-    let dumps_written = std::fs::read_dir(&dumps)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().ends_with("-01"))
-        .count();
-    assert!(dumps_written >= 9, "{dumps_written} backend dumps");
+    // Every window was counted from its own backend's dump (a count waits for it, and fails
+    // without it); each dump is removed once read (src/study/callgrind.rs tests that).
 }
 
 #[test]

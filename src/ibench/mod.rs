@@ -38,6 +38,9 @@ pub fn run_step(t: &Target, step: &Step, seed: u64) -> Result<(StepResult, RunRe
     if step.creates_tables() {
         schema::recreate(t.endpoint, t.opts)?;
     }
+    // The server first, so that a wrong password or an unreachable server says so; then the
+    // database, which only an earlier l.i0 creates.
+    drop(AdminConn::open(&t.endpoint.clone().with_database(None))?);
     let mut admin = AdminConn::open(&schema::in_database(t.endpoint)).map_err(|e| {
         usage(format!(
             "{}: the database of an earlier step is missing (run l.i0 first): {e:#}",

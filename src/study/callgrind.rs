@@ -234,6 +234,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_dump_counts_once_so_a_reused_pid_waits_for_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let dump = dir.path().join("callgrind.out.4242-01");
+        std::fs::write(&dump, "events: Ir\nsummary: 5000\n\ntotals: 5000\n").unwrap();
+        let limit = std::time::Duration::from_millis(200);
+        assert_eq!(exit_dump_ir(dir.path(), 4242, limit).unwrap(), 5000);
+        assert!(!dump.exists());
+        // The next backend with pid 4242 has not written its dump yet: no count.
+        assert!(exit_dump_ir(dir.path(), 4242, limit).is_err());
+    }
+
+    #[test]
     fn reads_callgrind_totals() {
         let dump = "version: 1\ncreator: callgrind-3.19.0\nevents: Ir\nsummary: 4270512\n\ntotals: 4270512\n";
         assert_eq!(parse_total_ir(dump), Some(4270512));

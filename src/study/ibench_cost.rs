@@ -17,7 +17,7 @@ use super::callgrind;
 use super::context::cell_seed;
 use super::cost::{self, Window};
 use super::file::{Study, WorkloadStep};
-use super::ibench_cost_pg;
+use super::ibench_cost_pg::{self, Measured};
 use crate::connection::AdminConn;
 use crate::connection::Endpoint;
 use crate::results::{CostResult, CostUnit};
@@ -215,8 +215,6 @@ fn table_state(conn: &mut AdminConn) -> Result<Arc<TableState>> {
     let f = schema::facts(conn, &name)?;
     Ok(Arc::new(TableState::new(name, f.min_id, f.max_id)))
 }
-
-use ibench_cost_pg::Measured;
 
 /// Wait until InnoDB's purge has caught up (history list empty), so that no purge of the
 /// table rebuilt just before runs beside an attempt's counted work. At most a minute: after
