@@ -184,11 +184,13 @@ fn rebuild(
     Ok(())
 }
 
-/// Before counted work: nothing left for autovacuum to do (an autoanalyze during a window
-/// invalidates the backend's plans and caches: 2.3 million instructions in one window here),
+/// Before counted work: nothing left for autovacuum to do (unsettled, one query window here
+/// counted 2.3 million instructions more than its attempt's others, most likely an autoanalyze
+/// of the table invalidating the backend's plans and caches; settled, the windows agreed),
 /// every page checkpointed, so that each attempt writes the same full-page images, and the
 /// relation cache's init file, which vacuuming the catalogs invalidates, written again by a
-/// connection of psbench's own (else the first backend to start rebuilds it, counted or not).
+/// connection of psbench's own (else, it seems, whichever backend starts first rebuilds it:
+/// two write attempts were 2.8% apart until this connection was added).
 pub fn settle(conn: &mut AdminConn, endpoint: &Endpoint) -> Result<()> {
     conn.run("VACUUM (ANALYZE)")?;
     conn.run("CHECKPOINT")?;
