@@ -124,6 +124,7 @@ fn pgbench_scripts_build_and_issue_what_pgbench_does() {
         );
         let (mine, my_x) = s.counts("psb", &skip);
         let what = format!("{builtin} -M {mode}");
+        eprintln!("{what}: commits {my_x:?} (psbench) against {their_x:?} (pgbench)");
         assert_eq!(calls(&mine), calls(&theirs), "{what}: calls per statement");
         for (shape, (n, rows)) in &theirs {
             assert_eq!(
@@ -133,8 +134,12 @@ fn pgbench_scripts_build_and_issue_what_pgbench_does() {
         }
         assert_eq!(my_x.1, 0, "{what}: psbench rolled back");
         assert_eq!(their_x.1, 0, "{what}: pgbench rolled back");
+        // Both commit a few times outside the script's transactions (connecting, preparing):
+        // measured here 306 against 307 in simple mode and 313 against 308 in prepared mode
+        // for 300 transactions (2026-11-25). A commit too many or too few per transaction
+        // would be 300 off.
         assert!(
-            my_x.0 >= EVENTS && my_x.0.abs_diff(their_x.0) <= 5,
+            my_x.0 >= EVENTS && my_x.0.abs_diff(their_x.0) <= 10,
             "{what}: commits {my_x:?} against {their_x:?}"
         );
         assert!(

@@ -47,8 +47,21 @@ impl PgServer {
             .collect()
     }
 
+    /// Wait until no other session is connected to `db` (at most 20 s): a backend still
+    /// exiting would report its transactions after a reset, or after a count.
+    fn quiet(&self, db: &str) {
+        let q = format!(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = '{db}' AND pid <> pg_backend_pid()"
+        );
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while self.rows("postgres", &q)[0][0] != "0" && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+
     /// Forget the statements and the database counters so far.
     pub fn reset(&self, db: &str) {
+        self.quiet(db);
         self.rows(db, "SELECT pg_stat_statements_reset()");
         self.rows(db, "SELECT pg_stat_reset()");
     }
@@ -71,15 +84,22 @@ impl PgServer {
             e.0 += r[1].parse::<u64>().unwrap();
             e.1 += r[2].parse::<u64>().unwrap();
         }
-        // A backend reports its transactions when it ends; the clients have ended, and the
-        // server flushes within a second.
-        std::thread::sleep(std::time::Duration::from_millis(1200));
-        let x = &self.rows(
-            db,
-            &format!(
-                "SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = '{db}'"
-            ),
-        )[0];
+        // A backend reports its transactions when it ends: once every session has left the
+        // database, read until two readings 300 ms apart agree (from database postgres, so
+        // that the reading adds nothing).
+        self.quiet(db);
+        let q = format!(
+            "SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = '{db}'"
+        );
+        let mut x = self.rows("postgres", &q)[0].clone();
+        for _ in 0..30 {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            let again = self.rows("postgres", &q)[0].clone();
+            if again == x {
+                break;
+            }
+            x = again;
+        }
         (shapes, (x[0].parse().unwrap(), x[1].parse().unwrap()))
     }
 }
