@@ -93,10 +93,7 @@ pub fn my_rounds(study: &Study, res: &StudyResults) -> Vec<(u32, u32)> {
 
 /// The variants of round `round` in the order they run.
 pub fn order<'a>(study: &'a Study, res: &StudyResults, round: u32) -> Vec<&'a Variant> {
-    let local = my_rounds(study, res)
-        .into_iter()
-        .find(|(r, _)| *r == round)
-        .map_or(round, |(_, l)| l);
+    let local = res.sharding.shard.map_or(round, |s| s.local(round));
     rotated(&throughput_variants(study), local)
 }
 
