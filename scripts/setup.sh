@@ -44,6 +44,12 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
 fi
 
+# Run as root, psbench starts every server as this unprivileged account of its own.
+if ! id psbench >/dev/null 2>&1; then
+  echo "setup: creating the unprivileged account psbench (servers run as it when psbench runs as root)"
+  $SUDO useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin psbench
+fi
+
 if ! have cargo && [ -f "$HOME/.cargo/env" ]; then . "$HOME/.cargo/env"; fi
 if ! have cargo; then
   echo "setup: installing the Rust toolchain with rustup"

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod connection;
 pub mod console;
 pub mod driver;
+pub mod engines;
 pub mod error;
 pub mod ibench;
 pub mod probes;

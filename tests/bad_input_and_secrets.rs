@@ -3,7 +3,7 @@
 mod common;
 
 use mysql::prelude::Queryable;
-use psbench::server::{Home, Sandbox, SandboxSpec};
+use psbench::server::{Home, SandboxSpec};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -25,7 +25,7 @@ fn one_line_usage_error(o: &Output) -> String {
 #[test]
 fn password_on_the_command_line_is_not_in_the_process_title() {
     let home = common::tempdir().unwrap();
-    let sb = Sandbox::start(SandboxSpec::new("pw", Home::new(home.path()))).unwrap();
+    let sb = psbench::engines::start(SandboxSpec::new("pw", Home::new(home.path()))).unwrap();
     let mut c = sb.admin_endpoint().connect().unwrap();
     c.query_drop(
         "CREATE DATABASE sbtest; CREATE USER 'bench'@'127.0.0.1' IDENTIFIED BY 'Sekr1t-pw-42'; \
@@ -86,7 +86,7 @@ fn password_on_the_command_line_is_not_in_the_process_title() {
 #[test]
 fn a_missing_database_is_a_usage_error() {
     let home = common::tempdir().unwrap();
-    let sb = Sandbox::start(SandboxSpec::new("db", Home::new(home.path()))).unwrap();
+    let sb = psbench::engines::start(SandboxSpec::new("db", Home::new(home.path()))).unwrap();
     let o = psbench()
         .args([
             "bench",
@@ -134,7 +134,7 @@ fn no_room_for_a_datadir_copy_is_checked_before_copying() {
     // A real datadir, made in a roomy directory, copied into the small one.
     let roomy = common::tempdir().unwrap();
     let h = Home::new(roomy.path());
-    let sb = Sandbox::start(SandboxSpec::new("src", h.clone())).unwrap();
+    let sb = psbench::engines::start(SandboxSpec::new("src", h.clone())).unwrap();
     let datadir = sb.state().datadir.clone();
     drop(sb);
     let result = psbench::server::datadir::copy(&datadir, &small.join("copy"));

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 fn sandbox(name: &str) -> (tempfile::TempDir, Sandbox) {
     let tmp = common::tempdir().unwrap();
-    let sb = Sandbox::start(SandboxSpec::new(name, Home::new(tmp.path()))).unwrap();
+    let sb = psbench::engines::start(SandboxSpec::new(name, Home::new(tmp.path()))).unwrap();
     (tmp, sb)
 }
 
@@ -616,7 +616,7 @@ fn more_clients_than_max_connections_fail_naming_the_limit() {
     let tmp = common::tempdir().unwrap();
     let mut spec = SandboxSpec::new("few", Home::new(tmp.path()));
     spec.options = vec![psbench::server::ServerOption::new("max_connections", "10")];
-    let sb = Sandbox::start(spec).unwrap();
+    let sb = psbench::engines::start(spec).unwrap();
     let conn = tcp(&sb);
     ok(&bench(
         "oltp_point_select",

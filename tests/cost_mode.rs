@@ -31,7 +31,7 @@ fn start_under_callgrind(home: &Path) -> (Sandbox, std::path::PathBuf, OltpOptio
     spec.wrapper = cost::wrapper(&dumps).unwrap();
     spec.datadir_from = Some(data);
     spec.ready_timeout = Duration::from_secs(180);
-    (Sandbox::start(spec).unwrap(), dumps, opts)
+    (psbench::engines::start(spec).unwrap(), dumps, opts)
 }
 
 fn plan() -> Plan {

@@ -6,7 +6,7 @@
 mod common;
 
 use psbench::connection::Session;
-use psbench::server::{Flavour, Home, Sandbox, SandboxSpec};
+use psbench::server::{Home, Sandbox, SandboxSpec};
 use psbench::study::callgrind::postgres_wrapper;
 use psbench::study::cost::{self, Plan};
 use psbench::study::dataset;
@@ -24,14 +24,14 @@ fn start_under_callgrind(
         table_size: 1000,
         ..OltpOptions::default()
     };
-    let tree = psbench::server::postgres::binaries::system_tree().unwrap();
+    let tree = psbench::engines::postgres::binaries::system_tree().unwrap();
     let data = dataset::prepared(&h, Some(&tree), &opts, None, &mut std::io::sink())
         .unwrap()
         .dir;
     let dumps = h.sandbox_dir(name).join("cg");
     std::fs::create_dir_all(&dumps).unwrap();
     let mut spec = SandboxSpec::new(name, h);
-    spec.flavour = Some(Flavour::Postgres);
+    spec.family = Some(psbench::results::Family::Postgres);
     spec.basedir = Some(tree);
     for o in options {
         spec = spec.option(o).unwrap();
@@ -39,7 +39,7 @@ fn start_under_callgrind(
     spec.wrapper = postgres_wrapper(&dumps).unwrap();
     spec.datadir_from = Some(data);
     spec.ready_timeout = Duration::from_secs(180);
-    (Sandbox::start(spec).unwrap(), dumps)
+    (psbench::engines::start(spec).unwrap(), dumps)
 }
 
 fn plan() -> Plan {

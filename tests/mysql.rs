@@ -6,8 +6,8 @@
 mod common;
 
 use common::{cached_release_or_skip, run_study};
+use psbench::engines::mysql::scenarios::{scenario, PfsFlavour, NAMES};
 use psbench::server::{Home, Sandbox, SandboxSpec, ServerOption};
-use psbench::study::scenarios::{scenario, PfsFlavour, NAMES};
 use std::path::Path;
 
 const RELEASES: [(&str, PfsFlavour); 2] = [
@@ -19,7 +19,7 @@ fn start(home: &Home, name: &str, basedir: &Path, options: Vec<ServerOption>) ->
     let mut spec = SandboxSpec::new(name, home.clone());
     spec.basedir = Some(basedir.to_path_buf());
     spec.options = options;
-    Sandbox::start(spec).unwrap_or_else(|e| panic!("{name}: {e:#}"))
+    psbench::engines::start(spec).unwrap_or_else(|e| panic!("{name}: {e:#}"))
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn defaults_start_everywhere_and_a_mistyped_option_still_fails() {
         let mut spec = SandboxSpec::new("typo", home.clone());
         spec.basedir = Some(basedir.clone());
         spec.options = vec![ServerOption::parse("innodb_bufer_pool_size=1G").unwrap()];
-        let Err(e) = Sandbox::start(spec) else {
+        let Err(e) = psbench::engines::start(spec) else {
             panic!("{release} started with a mistyped option");
         };
         let e = format!("{e:#}");

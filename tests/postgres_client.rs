@@ -6,12 +6,12 @@
 mod common;
 
 use psbench::connection::postgres::PgError;
-use psbench::server::{Flavour, Home, Sandbox, SandboxSpec};
+use psbench::server::{Home, Sandbox, SandboxSpec};
 
 fn sandbox(home: &std::path::Path) -> Sandbox {
     let mut s = SandboxSpec::new("client", Home::new(home));
-    s.flavour = Some(Flavour::Postgres);
-    Sandbox::start(s).unwrap()
+    s.family = Some(psbench::results::Family::Postgres);
+    psbench::engines::start(s).unwrap()
 }
 
 #[test]

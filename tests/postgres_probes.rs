@@ -5,14 +5,14 @@
 mod common;
 
 use psbench::probes::{process_tree, ProcSample};
-use psbench::server::{Flavour, Home, Sandbox, SandboxSpec};
+use psbench::server::{Home, SandboxSpec};
 
 #[test]
 fn a_backends_cpu_counts_while_it_lives_and_after_it_ends() {
     let home = common::tempdir().unwrap();
     let mut spec = SandboxSpec::new("probe", Home::new(home.path()));
-    spec.flavour = Some(Flavour::Postgres);
-    let sb = Sandbox::start(spec).unwrap();
+    spec.family = Some(psbench::results::Family::Postgres);
+    let sb = psbench::engines::start(spec).unwrap();
     let postmaster = sb.pid().unwrap();
 
     let mut c = sb.state().pg_tcp_endpoint().connect().unwrap();

@@ -5,13 +5,13 @@ mod common;
 
 use common::{alive, psbench, text};
 use psbench::connection::PgEndpoint;
-use psbench::server::{Flavour, Home, Sandbox, SandboxSpec, SandboxState};
+use psbench::server::{Home, SandboxSpec, SandboxState};
 use std::path::Path;
 use std::process::Command;
 
 fn spec(home: &Path, name: &str, options: &[&str]) -> SandboxSpec {
     let mut s = SandboxSpec::new(name, Home::new(home));
-    s.flavour = Some(Flavour::Postgres);
+    s.family = Some(psbench::results::Family::Postgres);
     for o in options {
         s = s.option(o).unwrap();
     }
@@ -45,14 +45,14 @@ fn tree(pid: i32) -> Vec<i32> {
 #[test]
 fn a_sandbox_applies_its_settings_and_only_its_password_gets_in_over_tcp() {
     let home = common::tempdir().unwrap();
-    let sb = Sandbox::start(spec(
+    let sb = psbench::engines::start(spec(
         home.path(),
         "p",
         &["shared_buffers=64MB", "track_io_timing", "work_mem=8MB"],
     ))
     .unwrap();
     let st = sb.state().clone();
-    assert_eq!(st.binaries.flavour, Flavour::Postgres);
+    assert_eq!(st.binaries.flavour, psbench::results::Flavour::Postgres);
     let admin = st.pg_admin_endpoint();
     assert_eq!(one(&admin, "SHOW shared_buffers"), "64MB");
     assert_eq!(one(&admin, "SHOW track_io_timing"), "on");
@@ -118,7 +118,7 @@ fn a_sandbox_applies_its_settings_and_only_its_password_gets_in_over_tcp() {
 fn settings_that_do_not_apply_stop_the_sandbox_and_are_named() {
     let home = common::tempdir().unwrap();
     // Kept only as a placeholder: its library is not loaded.
-    let e = Sandbox::start(spec(home.path(), "a", &["pg_stat_statements.track=all"]))
+    let e = psbench::engines::start(spec(home.path(), "a", &["pg_stat_statements.track=all"]))
         .err()
         .unwrap();
     let msg = format!("{e:#}");
@@ -132,19 +132,19 @@ fn settings_that_do_not_apply_stop_the_sandbox_and_are_named() {
         "a sandbox whose settings failed keeps running"
     );
 
-    let e = Sandbox::start(spec(home.path(), "b", &["shared_bufers=1"]))
+    let e = psbench::engines::start(spec(home.path(), "b", &["shared_bufers=1"]))
         .err()
         .unwrap();
     assert!(psbench::error::is_usage(&e), "{e:#}");
     assert!(e.to_string().contains("shared_bufers"), "{e:#}");
 
-    let e = Sandbox::start(spec(home.path(), "c", &["unix_socket_directories=/tmp"]))
+    let e = psbench::engines::start(spec(home.path(), "c", &["unix_socket_directories=/tmp"]))
         .err()
         .unwrap();
     assert!(psbench::error::is_usage(&e), "{e:#}");
 
     // With its library loaded, the same setting applies.
-    let sb = Sandbox::start(spec(
+    let sb = psbench::engines::start(spec(
         home.path(),
         "d",
         &[
@@ -159,8 +159,8 @@ fn settings_that_do_not_apply_stop_the_sandbox_and_are_named() {
 #[test]
 fn sandboxes_start_from_copies_of_one_cluster_per_binary() {
     let home = common::tempdir().unwrap();
-    let a = Sandbox::start(spec(home.path(), "a", &[])).unwrap();
-    let b = Sandbox::start(spec(home.path(), "b", &[])).unwrap();
+    let a = psbench::engines::start(spec(home.path(), "a", &[])).unwrap();
+    let b = psbench::engines::start(spec(home.path(), "b", &[])).unwrap();
     let cache: Vec<_> = std::fs::read_dir(home.path().join("initdb"))
         .unwrap()
         .flatten()
@@ -213,7 +213,7 @@ fn cli_starts_lists_and_stops_a_postgres_sandbox_and_leaves_no_process() {
 #[test]
 fn mixed_up_engines_and_releases_are_one_line_errors() {
     let home = common::tempdir().unwrap();
-    let pg_tree = psbench::server::postgres::binaries::system_tree().unwrap();
+    let pg_tree = psbench::engines::postgres::binaries::system_tree().unwrap();
     for args in [
         vec![
             "sandbox",
@@ -250,8 +250,8 @@ fn postgres_17_from_maven_central_loads_pg_stat_statements_and_auto_explain() {
         ],
     );
     s.basedir = Some(dir);
-    let sb = Sandbox::start(s).unwrap();
-    assert_eq!(sb.binaries().label(), "PostgreSQL 17.2");
+    let sb = psbench::engines::start(s).unwrap();
+    assert_eq!(psbench::engines::label(sb.binaries()), "PostgreSQL 17.2");
     let admin = sb.state().pg_admin_endpoint();
     assert_eq!(admin.server_version().unwrap(), "17.2");
     let mut c = admin.connect().unwrap();
@@ -289,7 +289,7 @@ fn other_local_users_get_nothing_over_tcp_or_the_socket() {
         return;
     }
     let home = common::tempdir().unwrap();
-    let sb = Sandbox::start(spec(home.path(), "sec", &[])).unwrap();
+    let sb = psbench::engines::start(spec(home.path(), "sec", &[])).unwrap();
     let port = sb.port().to_string();
     for user in ["postgres", "mysql", "nobody"] {
         for password in [None, Some("wrong"), Some("")] {
@@ -328,8 +328,17 @@ fn other_local_users_get_nothing_over_tcp_or_the_socket() {
         text(&o)
     );
     assert!(text(&o).contains("Permission denied"), "{}", text(&o));
-    // The server runs as the unprivileged account, not as root.
+    // The server runs as psbench's own unprivileged account (as MariaDB's does), not as root
+    // and not as another engine's account.
     let status = std::fs::read_to_string(format!("/proc/{}/status", sb.pid().unwrap())).unwrap();
     let uid = status.lines().find(|l| l.starts_with("Uid:")).unwrap();
-    assert!(!uid.split_whitespace().skip(1).any(|u| u == "0"), "{uid}");
+    let own = nix::unistd::User::from_name(psbench::server::account::SERVER_USER)
+        .unwrap()
+        .expect("setup creates the server account");
+    assert!(
+        uid.split_whitespace()
+            .skip(1)
+            .all(|u| u == own.uid.to_string()),
+        "{uid}"
+    );
 }

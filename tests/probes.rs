@@ -3,7 +3,7 @@
 mod common;
 
 use psbench::probes::{AdminConn, PfsState, ProcSample, StatusSnapshot};
-use psbench::server::{Home, Sandbox, SandboxSpec};
+use psbench::server::{Home, SandboxSpec};
 
 #[test]
 fn pfs_state_and_status_deltas_of_a_real_server() {
@@ -11,7 +11,7 @@ fn pfs_state_and_status_deltas_of_a_real_server() {
     let spec = SandboxSpec::new("p", Home::new(home.path()))
         .option("performance_schema=ON")
         .unwrap();
-    let sb = Sandbox::start(spec).unwrap();
+    let sb = psbench::engines::start(spec).unwrap();
     let mut c = sb.admin_endpoint().connect().unwrap();
     let pfs = PfsState::read(&mut c).unwrap();
     // MariaDB 10.11 defaults (docs/scenarios.md#how-a-scenario-is-verified).
@@ -47,7 +47,7 @@ fn pfs_state_and_status_deltas_of_a_real_server() {
 #[test]
 fn pfs_off_reads_as_disabled() {
     let home = common::tempdir().unwrap();
-    let sb = Sandbox::start(SandboxSpec::new("q", Home::new(home.path()))).unwrap();
+    let sb = psbench::engines::start(SandboxSpec::new("q", Home::new(home.path()))).unwrap();
     let mut c = sb.admin_endpoint().connect().unwrap();
     assert_eq!(PfsState::read(&mut c).unwrap(), PfsState::default());
 }

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{alive, psbench};
-use psbench::server::{Home, Sandbox, SandboxSpec};
+use psbench::server::{Home, SandboxSpec};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -103,7 +103,7 @@ fn option_that_does_not_take_effect_is_an_error() {
     let spec = SandboxSpec::new("c", Home::new(home.path()))
         .option("table_open_cache=1")
         .unwrap();
-    let err = Sandbox::start(spec).err().expect("must fail");
+    let err = psbench::engines::start(spec).err().expect("must fail");
     let msg = format!("{err:#}");
     assert!(
         msg.contains("did not take effect") && msg.contains("table_open_cache=1"),
@@ -117,7 +117,7 @@ fn drop_stops_and_variables_are_read_back() {
     let spec = SandboxSpec::new("d", Home::new(home.path()))
         .option("max_connections=77")
         .unwrap();
-    let sb = Sandbox::start(spec).unwrap();
+    let sb = psbench::engines::start(spec).unwrap();
     let pid = sb.pid().unwrap();
     assert_eq!(sb.variables()["max_connections"], "77");
     assert_eq!(sb.variables()["innodb_flush_log_at_trx_commit"], "2");
@@ -133,7 +133,7 @@ fn taken_port_is_not_an_error() {
     let taken = listener.local_addr().unwrap().port();
     let mut spec = SandboxSpec::new("e", Home::new(home.path()));
     spec.port_hint = Some(taken);
-    let sb = Sandbox::start(spec).unwrap();
+    let sb = psbench::engines::start(spec).unwrap();
     assert_ne!(sb.port(), taken);
     let mut c = sb.tcp_endpoint().connect().unwrap();
     use mysql::prelude::Queryable;
@@ -145,7 +145,7 @@ fn taken_port_is_not_an_error() {
 fn snapshot_then_start_from_a_copy() {
     let home = common::tempdir().unwrap();
     let h = Home::new(home.path());
-    let mut sb = Sandbox::start(SandboxSpec::new("f", h.clone())).unwrap();
+    let mut sb = psbench::engines::start(SandboxSpec::new("f", h.clone())).unwrap();
     sql(
         sb.socket(),
         "create database s; create table s.t (i int primary key) engine=innodb; insert into s.t values (1),(2),(3)",
@@ -156,14 +156,14 @@ fn snapshot_then_start_from_a_copy() {
 
     let mut spec = SandboxSpec::new("g", h.clone());
     spec.datadir_from = Some(snap.clone());
-    let copy = Sandbox::start(spec).unwrap();
+    let copy = psbench::engines::start(spec).unwrap();
     assert_eq!(sql(copy.socket(), "select count(*) from s.t"), "3");
     // Writes to the copy do not reach the snapshot.
     sql(copy.socket(), "insert into s.t values (4)");
     drop(copy);
     let mut spec = SandboxSpec::new("h", h);
     spec.datadir_from = Some(snap);
-    let again = Sandbox::start(spec).unwrap();
+    let again = psbench::engines::start(spec).unwrap();
     assert_eq!(sql(again.socket(), "select count(*) from s.t"), "3");
 }
 
@@ -175,8 +175,8 @@ fn hold_two_sandboxes() {
         return;
     };
     let home = Home::new(&dir);
-    let a = Sandbox::start(SandboxSpec::new("x", home.clone())).unwrap();
-    let b = Sandbox::start(SandboxSpec::new("y", home)).unwrap();
+    let a = psbench::engines::start(SandboxSpec::new("x", home.clone())).unwrap();
+    let b = psbench::engines::start(SandboxSpec::new("y", home)).unwrap();
     let pids = format!("{} {}", a.pid().unwrap(), b.pid().unwrap());
     std::fs::write(Path::new(&dir).join("pids.tmp"), pids).unwrap();
     std::fs::rename(

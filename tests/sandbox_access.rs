@@ -103,6 +103,11 @@ fn other_local_users_get_nothing_and_the_owner_gets_in() {
         .and_then(|l| l.split_whitespace().next())
         .unwrap();
     assert_ne!(uid, "0", "the server runs as root");
+    // psbench's own account, as every engine's server does (not Debian's `mysql`).
+    let own = nix::unistd::User::from_name(psbench::server::account::SERVER_USER)
+        .unwrap()
+        .expect("setup creates the server account");
+    assert_eq!(uid, own.uid.to_string(), "the server runs as uid {uid}");
 
     // As nobody: every account, no password or a wrong one, over TCP; then the socket.
     let tcp = ["--protocol=tcp", "-h127.0.0.1", "-P", &port];

@@ -3,8 +3,8 @@
 
 mod common;
 
-use psbench::server::{Home, Sandbox, SandboxSpec};
-use psbench::study::scenarios::{scenario, PfsFlavour, NAMES};
+use psbench::engines::mysql::scenarios::{scenario, PfsFlavour, NAMES};
+use psbench::server::{Home, SandboxSpec};
 
 #[test]
 fn every_scenario_takes_effect_at_startup() {
@@ -14,7 +14,7 @@ fn every_scenario_takes_effect_at_startup() {
         let sc = scenario(name).unwrap();
         let mut spec = SandboxSpec::new(name, Home::new(home.path()));
         spec.options = sc.options();
-        let sb = Sandbox::start(spec).unwrap();
+        let sb = psbench::engines::start(spec).unwrap();
         let mut c = sb.admin_endpoint().connect().unwrap();
         let state = sc
             .verify(&mut c, PfsFlavour::MariaDb)
@@ -38,7 +38,7 @@ fn a_server_without_the_scenario_fails_verification() {
     let home = common::tempdir().unwrap();
     let mut spec = SandboxSpec::new("w", Home::new(home.path()));
     spec.options = scenario("default").unwrap().options();
-    let sb = Sandbox::start(spec).unwrap();
+    let sb = psbench::engines::start(spec).unwrap();
     let mut c = sb.admin_endpoint().connect().unwrap();
     let err = scenario("waits_only")
         .unwrap()

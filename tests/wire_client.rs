@@ -22,7 +22,7 @@ impl Server {
             .prefix("pwc")
             .tempdir_in("/tmp")
             .unwrap();
-        let sb = Sandbox::start(SandboxSpec::new(name, Home::new(dir.path())))
+        let sb = psbench::engines::start(SandboxSpec::new(name, Home::new(dir.path())))
             .expect("starting a sandbox of the system mariadbd");
         let mut admin = sb.admin_endpoint().connect().unwrap();
         admin.query_drop("CREATE DATABASE IF NOT EXISTS w").unwrap();

@@ -36,7 +36,7 @@ fn options() -> IbenchOptions {
 static CORES: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn start(dir: &std::path::Path, name: &str) -> Sandbox {
-    Sandbox::start(SandboxSpec::new(name, Home::new(dir))).expect("starting a sandbox")
+    psbench::engines::start(SandboxSpec::new(name, Home::new(dir))).expect("starting a sandbox")
 }
 
 /// A test that loads the machine: the cores held for it, its own sandbox (declared first, so

@@ -4,7 +4,7 @@
 
 mod common;
 
-use psbench::server::{Home, Sandbox, SandboxSpec};
+use psbench::server::{Home, SandboxSpec};
 use psbench::workloads::sysbench::{OltpOptions, PsMode};
 use psbench::workloads::{sysbench_workload, QueryCounters};
 
@@ -34,7 +34,7 @@ fn hot_loop() {
         .prefix("psp")
         .tempdir_in("/tmp")
         .unwrap();
-    let sb = Sandbox::start(SandboxSpec::new("hot", Home::new(dir.path()))).unwrap();
+    let sb = psbench::engines::start(SandboxSpec::new("hot", Home::new(dir.path()))).unwrap();
     let ep = sb.tcp_endpoint().with_database(Some("sbtest"));
     let opts = OltpOptions {
         db_ps_mode: ps,

@@ -29,7 +29,7 @@ impl Server {
             .prefix("psw")
             .tempdir_in("/tmp")
             .unwrap();
-        let sb = Sandbox::start(SandboxSpec::new(name, Home::new(dir.path())))
+        let sb = psbench::engines::start(SandboxSpec::new(name, Home::new(dir.path())))
             .expect("starting a sandbox of the system mariadbd");
         let monitor = std::cell::RefCell::new(sb.admin_endpoint().connect().unwrap());
         Server {

@@ -1,10 +1,10 @@
+use crate::engines;
 use crate::error::usage;
-use crate::server::fetch;
-use crate::server::releases;
-use crate::server::Flavour;
+use crate::server::fetch::cache_dir;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 
+/// What a release is of, as its name starts (`mariadb-11.4.5`).
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Product {
     Mariadb,
@@ -35,27 +35,25 @@ pub fn command(a: FetchArgs) -> Result<()> {
     let (Some(product), Some(release)) = (a.product, a.release) else {
         return Err(usage("give an engine and a release, or --list"));
     };
-    let flavour = match product {
-        Product::Mariadb => Flavour::MariaDb,
-        Product::Mysql => Flavour::MySql,
-        Product::Postgres => Flavour::Postgres,
-    };
     // The release's own name (`mysql-8.0.15`), as a study's `version` writes it.
-    let name = releases::Release::of(flavour, &release).name();
-    let dir = fetch::release(&name, &fetch::cache_dir(), &mut std::io::stderr())?;
-    let bin = crate::server::Binaries::locate(Some(&dir))?;
-    eprintln!("{} runs: {}", bin.label(), bin.version);
+    let product = product
+        .to_possible_value()
+        .expect("every product has a name");
+    let name = format!("{}-{release}", product.get_name());
+    let dir = engines::fetch::release(&name, &cache_dir(), &mut std::io::stderr())?;
+    let bin = engines::locate(Some(&dir))?;
+    eprintln!("{} runs: {}", engines::label(&bin), bin.version);
     println!("{}", dir.display());
     Ok(())
 }
 
 /// One line per release: the name a study writes, where it comes from, whether it is cached.
 fn list() -> String {
-    let cache = fetch::cache_dir();
+    let cache = cache_dir();
     let mut out = String::new();
-    for r in releases::known() {
+    for r in engines::releases::known() {
         let a = r.artifact().expect("known releases have a jar");
-        let state = if fetch::cached(&r, &cache) {
+        let state = if engines::fetch::cached(&r, &cache) {
             "cached"
         } else {
             "not fetched"
@@ -65,8 +63,8 @@ fn list() -> String {
     out += &format!(
         "Other MariaDB releases that {} publishes are tried as asked (`psbench fetch mariadb X.Y.Z`), \
          and other PostgreSQL releases that {} publishes (`psbench fetch postgres X.Y.0`); cache: {}\n",
-        releases::MARIADB_JARS,
-        releases::POSTGRES_JARS,
+        engines::releases::MARIADB_JARS,
+        engines::releases::POSTGRES_JARS,
         cache.display()
     );
     out

@@ -1,6 +1,9 @@
-use crate::server::{by_name, Flavour, Home, Sandbox, SandboxSpec, SandboxState, ServerOption};
+use crate::engines::{self, sandboxes as by_name};
+use crate::results::Family;
+use crate::server::{Home, SandboxSpec, ServerOption};
 use anyhow::Result;
-use clap::{Args, Subcommand, ValueEnum};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, Subcommand};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -30,23 +33,17 @@ pub enum SandboxCmd {
     },
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum Engine {
-    /// MariaDB or MySQL (the system's mariadbd unless --basedir names another tree)
-    #[value(alias = "mariadb")]
-    Mysql,
-    /// PostgreSQL (the newest of the system's /usr/lib/postgresql/* unless --basedir)
-    Postgres,
-}
-
 #[derive(Args, Debug)]
 pub struct StartArgs {
     /// Sandbox name (its directory under <home>/sandboxes)
     #[arg(long, default_value = "default")]
     name: String,
-    /// The server engine; --basedir must hold one of it
-    #[arg(long, value_enum, default_value = "mysql")]
-    engine: Engine,
+    /// The server engine: mysql (MariaDB or MySQL; the system's mariadbd unless --basedir
+    /// names another tree) or postgres (the newest of the system's /usr/lib/postgresql/*
+    /// unless --basedir); --basedir must hold one of it
+    #[arg(long, default_value = "mysql",
+          value_parser = PossibleValuesParser::new(engines::FAMILY_NAMES).map(|s| engines::family_named(&s)))]
+    engine: Family,
     /// A server binary tree (bin/mariadbd, bin/mysqld or bin/postgres); default: the
     /// system's server of --engine
     #[arg(long)]
@@ -92,7 +89,7 @@ pub fn command(cmd: SandboxCmd, home: &Home) -> Result<()> {
                     "{:<16} {:<40} {}  socket {}",
                     s.name,
                     status,
-                    s.binaries.label(),
+                    engines::label(&s.binaries),
                     s.socket.display()
                 );
             }
@@ -119,10 +116,7 @@ pub fn command(cmd: SandboxCmd, home: &Home) -> Result<()> {
 fn start(a: StartArgs, home: &Home) -> Result<()> {
     let mut spec = SandboxSpec::new(&a.name, home.clone());
     spec.basedir = a.basedir;
-    spec.flavour = Some(match a.engine {
-        Engine::Mysql => Flavour::MariaDb,
-        Engine::Postgres => Flavour::Postgres,
-    });
+    spec.family = Some(a.engine);
     spec.options = a
         .options
         .iter()
@@ -134,52 +128,15 @@ fn start(a: StartArgs, home: &Home) -> Result<()> {
     if let Some(snap) = a.from_snapshot {
         spec.datadir_from = Some(by_name::snapshot_datadir(home, &snap)?);
     }
-    let sb = Sandbox::start(spec)?;
-    let st = sb.detach();
-    let version = match st.binaries.flavour {
-        Flavour::Postgres => st.binaries.label(),
-        _ => st.binaries.version.clone(),
-    };
+    let st = engines::start(spec)?.detach();
     println!(
         "sandbox '{}' running: {} (pid {})",
         st.name,
-        version,
+        by_name::version_shown(&st),
         st.process.map(|p| p.pid).unwrap_or(0)
     );
-    if st.binaries.flavour == Flavour::Postgres {
-        print_postgres(&st);
-        return Ok(());
+    for line in by_name::describe(&st) {
+        println!("{line}");
     }
-    println!("  socket  {}", st.socket.display());
-    println!("  port    {} (127.0.0.1)", st.port);
-    println!("  datadir {}", st.datadir.display());
-    println!("  log     {}", st.error_log.display());
-    println!(
-        "  connect mariadb --defaults-file={}   (root over TCP; the password is in that 0600 file)",
-        st.client_defaults().display()
-    );
-    println!(
-        "  local   mariadb --no-defaults -uroot -S {}   (over the socket, which only this sandbox's owner can reach)",
-        st.socket.display()
-    );
-    println!("  stop    psbench sandbox stop {}", st.name);
     Ok(())
-}
-
-fn print_postgres(st: &SandboxState) {
-    println!("  socket  {}/.s.PGSQL.{}", st.socket.display(), st.port);
-    println!("  port    {} (127.0.0.1)", st.port);
-    println!("  datadir {}", st.datadir.display());
-    println!("  log     {}", st.error_log.display());
-    println!(
-        "  connect PGPASSFILE={} psql -h 127.0.0.1 -p {} -U postgres   (the password is in that 0600 file)",
-        crate::server::access::pgpass_file(&st.dir).display(),
-        st.port
-    );
-    println!(
-        "  local   psql -h {} -p {} -U postgres   (over the socket, which only this sandbox's owner can reach)",
-        st.socket.display(),
-        st.port
-    );
-    println!("  stop    psbench sandbox stop {}", st.name);
 }

@@ -137,17 +137,19 @@ pub fn servers(s: &Subject) -> Table {
                 .map(|o| o.display())
                 .collect::<Vec<_>>()
                 .join(" ");
-            let pfs = if p.pfs.enabled {
-                format!(
+            let pfs = match &p.pfs {
+                Some(pfs) if pfs.enabled => format!(
                     "ON: {} of {} instruments enabled, {} timed; {:.1} MB",
-                    p.pfs.instruments_enabled,
-                    p.pfs.instruments,
-                    p.pfs.instruments_timed,
-                    p.pfs.memory_bytes as f64 / 1048576.0
-                )
-            } else {
-                "OFF".to_string()
+                    pfs.instruments_enabled,
+                    pfs.instruments,
+                    pfs.instruments_timed,
+                    pfs.memory_bytes as f64 / 1048576.0
+                ),
+                Some(_) => "OFF".to_string(),
+                // A server without a performance_schema (PostgreSQL).
+                None => "none".to_string(),
             };
+            let consumers = p.pfs.as_ref().map(|f| f.consumers_on.join(" "));
             vec![
                 text(v),
                 text(p.server_version.clone()),
@@ -161,7 +163,7 @@ pub fn servers(s: &Subject) -> Table {
                 text(options),
                 text(p.sql.join("; ")),
                 text(pfs),
-                text(p.pfs.consumers_on.join(" ")),
+                text(consumers.unwrap_or_default()),
             ]
         })
         .collect();

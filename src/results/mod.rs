@@ -4,6 +4,7 @@
 //! results imports no stage, so report/ can read a document without knowing how it was made.
 
 pub mod bench;
+pub mod build;
 pub mod document;
 pub mod insert_benchmark;
 pub mod io;
@@ -15,6 +16,7 @@ pub mod shard;
 pub mod study;
 
 pub use bench::BenchDocument;
+pub use build::{Family, Flavour, Origin, ServerBuild};
 pub use document::{
     CellKey, CellResult, CostResult, CostUnit, CostWindow, DatasetRecord, DeviceIo, Flag,
     FrameGrowth, FramesThatGrew, Regime, RegimeCheck, Resources, StudyResults, COST_TOLERANCE,

@@ -24,7 +24,13 @@ pub struct VariantProvenance {
     pub options: Vec<ServerOption>,
     pub sql: Vec<String>,
     pub variables: BTreeMap<String, String>,
-    pub pfs: PfsState,
+    /// performance_schema as the server showed it; absent for servers without one
+    /// (PostgreSQL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pfs: Option<PfsState>,
+    /// The server build's identity (absent in documents written before psbench recorded it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<super::build::ServerBuild>,
 }
 
 /// One server option, as given on the command line or in a study (`innodb_buffer_pool_size=256M`,

@@ -1,7 +1,7 @@
 //! The OS account a sandbox's server runs as. Run by an ordinary user, the server runs as that
-//! user. Run as root, psbench never gives the server root's file access: it runs as the
-//! unprivileged `mysql` account (Debian's mariadb-server creates it), which must own what the
-//! server writes and be able to reach what it reads.
+//! user. Run as root, psbench never gives the server root's file access: every engine's server
+//! runs as psbench's own unprivileged account, `psbench` (created by bash scripts/setup.sh),
+//! which must own what the server writes and be able to reach what it reads.
 
 use crate::error::usage;
 use anyhow::{Context, Result};
@@ -9,8 +9,8 @@ use nix::unistd::{Gid, Uid, User};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
-/// The account MariaDB and MySQL servers run as when psbench runs as root.
-pub const SERVER_USER: &str = "mysql";
+/// The account every server runs as when psbench runs as root.
+pub const SERVER_USER: &str = "psbench";
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Account {
@@ -34,7 +34,7 @@ pub fn server_account() -> Result<Option<Account>> {
         .context("looking up the server account")?
         .ok_or_else(|| {
             usage(format!(
-                "psbench runs as root, so its servers run as the unprivileged account '{SERVER_USER}', which does not exist (Debian's mariadb-server creates it; bash scripts/setup.sh installs it)"
+                "psbench runs as root, so its servers run as the unprivileged account '{SERVER_USER}', which does not exist (bash scripts/setup.sh creates it: useradd --system --user-group --no-create-home --shell /usr/sbin/nologin {SERVER_USER})"
             ))
         })?;
     Ok(Some(Account {

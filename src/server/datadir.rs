@@ -2,8 +2,8 @@
 //! so that each sandbox starts from the same state and loading never dominates study time.
 
 use super::account::Account;
-use super::basedir::{Binaries, Flavour};
-use super::options::{ServerOption, INIT_KEYS};
+use super::binaries::Binaries;
+use super::options::ServerOption;
 use crate::error::usage;
 use anyhow::{bail, Context, Result};
 use std::collections::hash_map::DefaultHasher;
@@ -11,19 +11,27 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The options among `options` that shape a datadir at creation.
-pub fn init_options(options: &[ServerOption]) -> Vec<ServerOption> {
-    options
-        .iter()
-        .filter(|o| INIT_KEYS.contains(&o.base_key()))
-        .cloned()
-        .collect()
+/// How an engine makes and recognises a fresh datadir (engines/ decides; this module caches
+/// and copies).
+pub trait Initialiser {
+    /// Whether `data` holds an initialised datadir of this engine.
+    fn is_initialised(&self, data: &Path) -> bool;
+    /// Create a datadir at `data` with the tree's own initialiser, as `server` when given.
+    fn initialise(
+        &self,
+        bin: &Binaries,
+        init_opts: &[ServerOption],
+        data: &Path,
+        server: Option<&Account>,
+    ) -> Result<()>;
 }
 
 /// A freshly initialised datadir for these binaries and options, from the cache under
-/// `cache_root` (created on first use).
+/// `cache_root` (created on first use); `label` names it there (`MariaDB 10.11.19`).
 pub fn pristine(
+    init: &dyn Initialiser,
     bin: &Binaries,
+    label: &str,
     init_opts: &[ServerOption],
     cache_root: &Path,
     server: Option<&Account>,
@@ -38,8 +46,7 @@ pub fn pristine(
     for o in init_opts {
         o.display().hash(&mut h);
     }
-    let label: String = bin
-        .label()
+    let label: String = label
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '.' {
@@ -51,7 +58,7 @@ pub fn pristine(
         .collect();
     let dir = cache_root.join(format!("{label}-{:016x}", h.finish()));
     let data = dir.join("data");
-    if is_initialised(bin.flavour, &data) {
+    if init.is_initialised(&data) {
         return Ok(data);
     }
     std::fs::create_dir_all(cache_root)
@@ -59,7 +66,7 @@ pub fn pristine(
     let tmp = cache_root.join(format!(".tmp-{}-{:016x}", std::process::id(), h.finish()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp)?;
-    let result = initialise(bin, init_opts, &tmp.join("data"), server);
+    let result = init.initialise(bin, init_opts, &tmp.join("data"), server);
     if let Err(e) = result {
         let _ = std::fs::remove_dir_all(&tmp);
         return Err(e);
@@ -69,92 +76,6 @@ pub fn pristine(
         let _ = std::fs::remove_dir_all(&tmp);
     }
     Ok(data)
-}
-
-/// Whether `data` holds a datadir of this flavour.
-pub fn is_initialised(flavour: Flavour, data: &Path) -> bool {
-    match flavour {
-        Flavour::Postgres => super::postgres::cluster::is_cluster(data),
-        _ => data.join("mysql").is_dir(),
-    }
-}
-
-/// Create a datadir with the tree's own initialiser.
-pub fn initialise(
-    bin: &Binaries,
-    init_opts: &[ServerOption],
-    data: &Path,
-    server: Option<&Account>,
-) -> Result<()> {
-    let mut cmd: Command;
-    match bin.flavour {
-        Flavour::Postgres => return super::postgres::cluster::initdb(bin, data, server),
-        Flavour::MariaDb => {
-            let install = bin
-                .install_db
-                .as_ref()
-                .context("no mariadb-install-db for this tree")?;
-            cmd = bin.command(install);
-            cmd.arg("--no-defaults");
-            if let Some(b) = &bin.basedir {
-                cmd.arg(format!("--basedir={}", b.display()));
-            }
-            cmd.arg(format!("--datadir={}", data.display()))
-                .arg("--auth-root-authentication-method=normal")
-                .arg("--skip-test-db")
-                .arg("--skip-name-resolve");
-        }
-        Flavour::MySql => {
-            cmd = bin.command(&bin.server);
-            cmd.arg("--no-defaults")
-                .arg("--initialize-insecure")
-                .arg(format!("--datadir={}", data.display()));
-            if let Some(b) = &bin.basedir {
-                cmd.arg(format!("--basedir={}", b.display()));
-            }
-        }
-    }
-    // A private tmpdir: concurrent bootstraps sharing /tmp collide on temp-table file names.
-    let tmpdir = data.with_file_name("tmp");
-    std::fs::create_dir_all(&tmpdir).with_context(|| format!("creating {}", tmpdir.display()))?;
-    // As root, the datadir belongs to the account its servers will run as.
-    if let Some(acc) = server {
-        if let Some(parent) = data.parent() {
-            super::account::give(parent, acc)?;
-            super::account::check_reachable(parent, acc)?;
-        }
-        cmd.arg(format!("--user={}", acc.name));
-    }
-    cmd.arg(format!("--tmpdir={}", tmpdir.display()));
-    let mut opts = init_opts.to_vec();
-    if bin.flavour == Flavour::MariaDb && !opts.iter().any(|o| o.key == "innodb_log_file_size") {
-        // Match the sandbox default so the first start does not resize the redo log.
-        opts.push(ServerOption::new("innodb_log_file_size", "64M"));
-    }
-    for o in &opts {
-        cmd.arg(o.to_arg());
-    }
-    let out = cmd
-        .output()
-        .with_context(|| format!("running the datadir initialiser for {}", bin.label()))?;
-    if !out.status.success() || !data.join("mysql").is_dir() {
-        let text = String::from_utf8_lossy(&out.stdout).to_string()
-            + &String::from_utf8_lossy(&out.stderr);
-        let errors: Vec<&str> = text.lines().filter(|l| l.contains("ERROR")).collect();
-        let why = if errors.is_empty() {
-            super::errorlog::tail(&text, 12)
-        } else {
-            errors.join("\n")
-        };
-        bail!(
-            "initialising a datadir at {} with {} failed ({}): {}",
-            data.display(),
-            bin.label(),
-            out.status,
-            why
-        );
-    }
-    Ok(())
 }
 
 /// Bytes used by the files under `dir`.

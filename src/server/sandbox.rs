@@ -1,24 +1,25 @@
 //! A private server: its own directory, datadir copy, free port, socket, pid file and error
-//! log, bound to 127.0.0.1, started with `--no-defaults` (PostgreSQL: every setting on the
-//! command line) and an explicit option list, and stopped by its own pid. Dropping a
-//! [`Sandbox`] stops its server. PostgreSQL's particulars live in server::postgres.
+//! log, bound to 127.0.0.1, started with an explicit option list and nothing read from the
+//! system's configuration, and stopped by its own pid. Dropping a [`Sandbox`] stops its
+//! server. What to run and how to tell it is up comes from its engine ([`Launcher`], chosen
+//! by engines/).
 
 use super::access::{self, Access};
 use super::account;
-use super::basedir::{Binaries, Flavour};
+use super::binaries::Binaries;
 use super::datadir;
 use super::errorlog::{self, StartFailure};
 use super::home::Home;
+use super::launcher::Launcher;
 use super::options::{self, ServerOption};
 use super::port::free_port;
-use super::postgres::{self as pg, settings::Setting};
 use super::process::ProcessId;
 use super::registry;
 pub use super::sandbox_state::SandboxState;
 use crate::connection::Endpoint;
 use crate::error::usage;
+use crate::results::Family;
 use anyhow::{anyhow, bail, Context, Result};
-use mysql::prelude::Queryable;
 use std::collections::BTreeMap;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -30,10 +31,11 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 pub struct SandboxSpec {
     pub name: String,
     pub home: Home,
-    /// `None`: the system's server of `flavour` (mariadbd when that is `None` too).
+    /// `None`: the system's server of `family` (mariadbd when that is `None` too).
     pub basedir: Option<PathBuf>,
-    /// The engine asked for: a basedir of another is refused; `None` takes what basedir holds.
-    pub flavour: Option<Flavour>,
+    /// The engine family asked for: a basedir of another is refused; `None` takes what
+    /// basedir holds.
+    pub family: Option<Family>,
     /// The variant's options; they override the small-machine defaults.
     pub options: Vec<ServerOption>,
     /// Start from a copy of this datadir (a snapshot) instead of a fresh one.
@@ -55,7 +57,7 @@ impl SandboxSpec {
             name: name.to_string(),
             home,
             basedir: None,
-            flavour: None,
+            family: None,
             options: Vec::new(),
             datadir_from: None,
             fresh: false,
@@ -75,6 +77,7 @@ impl SandboxSpec {
 /// A running server owned by this process.
 pub struct Sandbox {
     spec: SandboxSpec,
+    launcher: &'static dyn Launcher,
     state: SandboxState,
     child: Option<Child>,
     registry_key: Option<u64>,
@@ -84,35 +87,30 @@ pub struct Sandbox {
 
 /// Unix socket paths are limited to 107 bytes.
 const MAX_SOCKET_PATH: usize = 107;
-pub(super) const STOP_GRACE: Duration = Duration::from_secs(30);
+pub const STOP_GRACE: Duration = Duration::from_secs(30);
 
 impl Sandbox {
-    /// Create (or reuse) the sandbox's datadir, start the server, wait until it accepts
-    /// connections, read back its variables and check that the options took effect.
-    pub fn start(spec: SandboxSpec) -> Result<Sandbox> {
+    /// Create (or reuse) the sandbox's datadir for `binaries`, start the server as its engine
+    /// (`launcher`) says, wait until it accepts connections, read back its variables and check
+    /// that the options took effect. engines::start locates the binaries and picks the launcher.
+    pub fn start(
+        spec: SandboxSpec,
+        binaries: Binaries,
+        launcher: &'static dyn Launcher,
+    ) -> Result<Sandbox> {
         validate_name(&spec.name)?;
         let dir = spec.home.sandbox_dir(&spec.name);
         let run = dir.join("run");
-        let binaries = match spec.flavour {
-            Some(f) => Binaries::locate_flavour(f, spec.basedir.as_deref())?,
-            None => Binaries::locate(spec.basedir.as_deref())?,
-        };
-        let flavour = binaries.flavour;
-        let (socket, longest) = match flavour {
-            Flavour::Postgres => (run.clone(), pg::launch::socket_file(&run, u16::MAX)),
-            _ => (run.join("mysqld.sock"), run.join("mysqld.sock")),
-        };
-        if flavour == Flavour::Postgres {
-            if let Some(o) = spec
-                .options
-                .iter()
-                .find(|o| pg::RESERVED.contains(&o.key.as_str()))
-            {
-                return Err(usage(format!(
-                    "server option '{}' is set by the sandbox itself and cannot be overridden",
-                    o.key
-                )));
-            }
+        let (socket, longest) = launcher.socket(&run);
+        if let Some(o) = spec
+            .options
+            .iter()
+            .find(|o| launcher.reserved().contains(&o.key.as_str()))
+        {
+            return Err(usage(format!(
+                "server option '{}' is set by the sandbox itself and cannot be overridden",
+                o.key
+            )));
         }
         if longest.as_os_str().len() > MAX_SOCKET_PATH {
             return Err(usage(format!(
@@ -141,22 +139,25 @@ impl Sandbox {
             std::fs::remove_dir_all(&datadir)
                 .with_context(|| format!("removing old datadir {}", datadir.display()))?;
         }
-        if !datadir::is_initialised(flavour, &datadir) {
+        let init = launcher.initialiser();
+        if !init.is_initialised(&datadir) {
             let _ = std::fs::remove_dir_all(&datadir);
             let src = match &spec.datadir_from {
                 Some(s) => {
-                    if !datadir::is_initialised(flavour, s) {
+                    if !init.is_initialised(s) {
                         return Err(usage(format!(
                             "{} is not a {} datadir",
                             s.display(),
-                            binaries.label()
+                            launcher.label(&binaries)
                         )));
                     }
                     s.clone()
                 }
                 None => datadir::pristine(
+                    init,
                     &binaries,
-                    &datadir::init_options(&spec.options),
+                    &launcher.label(&binaries),
+                    &launcher.init_options(&spec.options),
                     &spec.home.initdb_cache(),
                     server_account.as_ref(),
                 )
@@ -167,34 +168,31 @@ impl Sandbox {
         for d in [&run, &dir.join("tmp"), &access::files_dir(&dir)] {
             std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
         }
-        if flavour == Flavour::Postgres {
-            pg::launch::write_hba(&run.join("pg_hba.conf"))?;
-        }
-        if let Some(acc) = &server_account {
-            account::give(&dir, acc)?;
-            account::check_reachable(&dir, acc)?;
-        }
         let access = Access::new(&dir, server_account);
-        let options = options::merge(options::defaults(flavour), &spec.options);
-        // PostgreSQL writes its log to stderr, which the sandbox keeps in run/server.out.
-        let error_log = match flavour {
-            Flavour::Postgres => run.join("server.out"),
-            _ => run.join("error.log"),
-        };
+        let options = options::merge(launcher.defaults(&binaries), &spec.options);
         let state = SandboxState {
             name: spec.name.clone(),
             dir: dir.clone(),
             datadir,
             socket,
             port: 0,
-            error_log,
+            error_log: launcher.error_log(&run),
             process: None,
             binaries,
             options,
             started_unix: 0,
+            superuser: launcher.superuser().to_string(),
+            protocol: launcher.protocol(),
+            stop_signal: Some(launcher.stop_signal() as i32),
         };
+        launcher.prepare(&state)?;
+        if let Some(acc) = access.server_account() {
+            account::give(&dir, acc)?;
+            account::check_reachable(&dir, acc)?;
+        }
         let mut sb = Sandbox {
             spec,
+            launcher,
             state,
             child: None,
             registry_key: None,
@@ -216,10 +214,7 @@ impl Sandbox {
                 None => free_port()?,
             };
             let log_from = errorlog::offset(&self.state.error_log);
-            match self.state.binaries.flavour {
-                Flavour::Postgres => self.access.write_pgpass(self.state.port, pg::SUPERUSER)?,
-                _ => self.access.write(self.state.port)?,
-            }
+            self.launcher.write_access(&self.access, &self.state)?;
             self.launch()?;
             match self.wait_ready(log_from) {
                 Ok(()) => break,
@@ -228,41 +223,12 @@ impl Sandbox {
                 Err(StartError::Failed(e)) => return Err(e),
             }
         }
-        if self.state.binaries.flavour == Flavour::Postgres {
-            let settings = self.secure_postgres()?;
-            self.check_applied(pg::settings::not_applied(&self.state.options, &settings))?;
-            self.variables = settings.into_iter().map(|(k, v)| (k, v.setting)).collect();
-            return self.started();
-        }
-        // One admin connection secures the accounts and reads back what the server applied.
-        let mut admin = self.state.admin_endpoint().connect()?;
-        self.access
-            .lock_down(&mut admin)
-            .with_context(|| format!("securing the accounts of sandbox '{}'", self.state.name))?;
-        self.variables = self.read_pairs(&mut admin, "SHOW GLOBAL VARIABLES", "variables")?;
-        // Plugin name (lower case) → status, to judge options that name a plugin.
-        let plugins = self.read_pairs(
-            &mut admin,
-            "SELECT LOWER(PLUGIN_NAME), PLUGIN_STATUS FROM information_schema.PLUGINS",
-            "plugins",
-        )?;
-        drop(admin);
-        self.check_applied(options::not_applied(
-            &self.state.options,
-            &self.variables,
-            &plugins,
-        ))?;
+        let read = self
+            .launcher
+            .secure_and_read_back(&self.state, &self.access)?;
+        self.check_applied(read.not_applied)?;
+        self.variables = read.variables;
         self.started()
-    }
-
-    /// The superuser's password for this start, then pg_settings, over the socket.
-    fn secure_postgres(&mut self) -> Result<BTreeMap<String, Setting>> {
-        let mut admin = self.state.pg_admin_endpoint().connect()?;
-        let settings = pg::secure::read_settings(&mut admin)
-            .with_context(|| format!("reading the settings of sandbox '{}'", self.state.name))?;
-        pg::secure::set_passwords(&mut admin, self.access.password())
-            .with_context(|| format!("securing the roles of sandbox '{}'", self.state.name))?;
-        Ok(settings)
     }
 
     /// Stop the server and name the options that did not take effect, if any.
@@ -293,19 +259,7 @@ impl Sandbox {
     fn launch(&mut self) -> Result<()> {
         let s = &self.state;
         let bin = &s.binaries;
-        let args = match bin.flavour {
-            Flavour::Postgres => pg::launch::args(
-                &s.datadir,
-                s.port,
-                &s.socket,
-                &s.dir.join("run/pg_hba.conf"),
-                &s.options,
-            ),
-            _ => {
-                let _ = std::fs::remove_file(&s.socket);
-                s.mysql_args(&self.access)
-            }
-        };
+        let args = self.launcher.args(s, &self.access);
         let mut cmd = match self.spec.wrapper.split_first() {
             Some((prog, wargs)) => {
                 let mut c = bin.command(Path::new(prog));
@@ -355,15 +309,6 @@ impl Sandbox {
 
     fn wait_ready(&mut self, log_from: u64) -> std::result::Result<(), StartError> {
         let start = Instant::now();
-        let postgres = self.state.binaries.flavour == Flavour::Postgres;
-        let ready = |st: &SandboxState| {
-            if postgres {
-                pg::launch::socket_file(&st.socket, st.port).exists()
-                    && st.pg_admin_endpoint().connect().is_ok()
-            } else {
-                st.socket.exists() && st.admin_endpoint().connect().is_ok()
-            }
-        };
         loop {
             if let Some(status) = self
                 .child
@@ -372,12 +317,7 @@ impl Sandbox {
             {
                 self.forget_process();
                 let log = errorlog::since(&self.state.error_log, log_from);
-                let failure = if postgres {
-                    pg::launch::diagnose(&log)
-                } else {
-                    errorlog::diagnose(&log)
-                };
-                return Err(match failure {
+                return Err(match self.launcher.diagnose(&log) {
                     StartFailure::PortInUse => StartError::PortInUse,
                     StartFailure::RejectedOption { option, line } => {
                         StartError::Failed(usage(format!(
@@ -392,7 +332,7 @@ impl Sandbox {
                     )),
                 });
             }
-            if ready(&self.state) {
+            if self.launcher.is_ready(&self.state) {
                 return Ok(());
             }
             if start.elapsed() > self.spec.ready_timeout {
@@ -408,19 +348,6 @@ impl Sandbox {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-    }
-
-    /// A two-column query's rows as name → value.
-    fn read_pairs(
-        &self,
-        admin: &mut mysql::Conn,
-        query: &str,
-        what: &str,
-    ) -> Result<BTreeMap<String, String>> {
-        let rows: Vec<(String, String)> = admin
-            .query(query)
-            .with_context(|| format!("reading {what} of sandbox '{}'", self.state.name))?;
-        Ok(rows.into_iter().collect())
     }
 
     fn forget_process(&mut self) {
@@ -459,7 +386,7 @@ impl Sandbox {
         self.shutdown()?;
         self.spec.options = options;
         self.state.options = options::merge(
-            options::defaults(self.state.binaries.flavour),
+            self.launcher.defaults(&self.state.binaries),
             &self.spec.options,
         );
         self.boot()
@@ -538,6 +465,11 @@ impl Sandbox {
         self.access.server_account()
     }
 
+    /// How its engine runs it.
+    pub fn launcher(&self) -> &'static dyn Launcher {
+        self.launcher
+    }
+
     /// The sandbox's root password over TCP (a new one at every start).
     pub fn password(&self) -> &str {
         self.access.password()
@@ -557,7 +489,7 @@ enum StartError {
     Failed(anyhow::Error),
 }
 
-pub(super) fn validate_name(name: &str) -> Result<()> {
+pub fn validate_name(name: &str) -> Result<()> {
     if name.is_empty()
         || name.len() > 40
         || !name

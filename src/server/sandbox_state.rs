@@ -1,11 +1,10 @@
 //! What a sandbox directory records about its server (`sandbox.json`), and how to reach it.
 
 use super::access;
-use super::basedir::{Binaries, Flavour};
+use super::binaries::Binaries;
 use super::options::ServerOption;
-use super::postgres as pg;
 use super::process::ProcessId;
-use crate::connection::{Endpoint, PgEndpoint};
+use crate::connection::{self, Endpoint, PgEndpoint};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -25,6 +24,15 @@ pub struct SandboxState {
     /// Every option passed to the server, defaults included, in order.
     pub options: Vec<ServerOption>,
     pub started_unix: u64,
+    /// The account clients administer the server as, its protocol and how it stops, as its
+    /// engine decided at start. States written before psbench recorded them lack them: the
+    /// engine fills them in when it loads one (engines::sandboxes).
+    #[serde(default)]
+    pub superuser: String,
+    #[serde(default)]
+    pub protocol: connection::Engine,
+    #[serde(default)]
+    pub stop_signal: Option<i32>,
 }
 
 impl SandboxState {
@@ -52,39 +60,33 @@ impl SandboxState {
         self.in_protocol(e)
     }
 
-    fn superuser(&self) -> &'static str {
-        match self.binaries.flavour {
-            Flavour::Postgres => pg::SUPERUSER,
-            _ => "root",
-        }
+    fn superuser(&self) -> &str {
+        &self.superuser
     }
 
-    fn in_protocol(&self, e: Endpoint) -> Endpoint {
-        match self.binaries.flavour {
-            Flavour::Postgres => e.postgres(),
-            _ => e,
-        }
+    fn in_protocol(&self, mut e: Endpoint) -> Endpoint {
+        e.engine = self.protocol;
+        e
     }
 
-    /// PostgreSQL: the superuser over the socket in the sandbox's private directory.
+    /// PostgreSQL's protocol: the superuser over the socket in the sandbox's private directory.
     pub fn pg_admin_endpoint(&self) -> PgEndpoint {
-        PgEndpoint::tcp("127.0.0.1", self.port, pg::SUPERUSER)
+        PgEndpoint::tcp("127.0.0.1", self.port, self.superuser())
             .with_socket_dir(Some(self.socket.clone()))
     }
 
-    /// PostgreSQL: the superuser over TCP on 127.0.0.1, with this sandbox's password.
+    /// PostgreSQL's protocol: the superuser over TCP on 127.0.0.1, with this sandbox's password.
     pub fn pg_tcp_endpoint(&self) -> PgEndpoint {
-        let mut e = PgEndpoint::tcp("127.0.0.1", self.port, pg::SUPERUSER);
+        let mut e = PgEndpoint::tcp("127.0.0.1", self.port, self.superuser());
         e.password = access::password(&self.dir);
         e
     }
 
-    /// How the server is asked to stop (PostgreSQL's fast shutdown is SIGINT).
+    /// How the server is asked to stop (SIGTERM when the state does not say).
     pub fn stop_signal(&self) -> nix::sys::signal::Signal {
-        match self.binaries.flavour {
-            Flavour::Postgres => nix::sys::signal::Signal::SIGINT,
-            _ => nix::sys::signal::Signal::SIGTERM,
-        }
+        self.stop_signal
+            .and_then(|s| nix::sys::signal::Signal::try_from(s).ok())
+            .unwrap_or(nix::sys::signal::Signal::SIGTERM)
     }
 
     /// The client defaults file (0600) holding the TCP connection and its password.
@@ -103,36 +105,11 @@ impl SandboxState {
         serde_json::from_str(&text).with_context(|| format!("parsing {}", f.display()))
     }
 
-    pub(super) fn save(&self) -> Result<()> {
+    pub fn save(&self) -> Result<()> {
         let f = Self::file(&self.dir);
         let tmp = f.with_extension("json.tmp");
         std::fs::write(&tmp, serde_json::to_vec_pretty(self)?)
             .with_context(|| format!("writing {}", tmp.display()))?;
         std::fs::rename(&tmp, &f).with_context(|| format!("writing {}", f.display()))
-    }
-
-    /// A MySQL-family server's arguments: the sandbox's own, then its options.
-    pub(super) fn mysql_args(&self, access: &access::Access) -> Vec<String> {
-        let s = self;
-        let bin = &s.binaries;
-        let mut args: Vec<String> = vec!["--no-defaults".into()];
-        if let Some(b) = &bin.basedir {
-            args.push(format!("--basedir={}", b.display()));
-        }
-        if let Some(p) = &bin.plugin_dir {
-            args.push(format!("--plugin-dir={}", p.display()));
-        }
-        args.extend([
-            format!("--datadir={}", s.datadir.display()),
-            format!("--port={}", s.port),
-            "--bind-address=127.0.0.1".into(),
-            format!("--socket={}", s.socket.display()),
-            format!("--pid-file={}", s.dir.join("run/mysqld.pid").display()),
-            format!("--log-error={}", s.error_log.display()),
-            format!("--tmpdir={}", s.dir.join("tmp").display()),
-        ]);
-        args.extend(access.server_args());
-        args.extend(s.options.iter().map(ServerOption::to_arg));
-        args
     }
 }

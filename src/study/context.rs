@@ -44,7 +44,10 @@ pub fn record(res: &mut StudyResults, key: String, mut prov: VariantProvenance) 
     if res.variants.contains_key(&key) {
         return;
     }
-    prov.server_sha256 =
-        crate::server::fetch::sha256(std::path::Path::new(&prov.server_binary)).unwrap_or_default();
+    if prov.server_sha256.is_empty() {
+        prov.server_sha256 =
+            crate::server::fetch::sha256(std::path::Path::new(&prov.server_binary))
+                .unwrap_or_default();
+    }
     res.variants.insert(key, prov);
 }

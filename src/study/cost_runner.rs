@@ -50,7 +50,7 @@ pub(super) fn run_cost(
         // Inside the sandbox, which the server's account owns: it writes the dumps.
         let dumps = req.home.sandbox_dir(&name).join("callgrind");
         std::fs::create_dir_all(&dumps).with_context(|| format!("creating {}", dumps.display()))?;
-        let postgres = super::engines::is_postgres(v);
+        let postgres = crate::engines::variant::family(v) == crate::results::Family::Postgres;
         let (wrapper, extra_options) = if postgres {
             (super::callgrind::postgres_wrapper(&dumps)?, Vec::new())
         } else {
@@ -60,6 +60,7 @@ pub(super) fn run_cost(
             )
         };
         let launch = variant::Launch {
+            database: super::dataset::DATABASE,
             variant: v,
             home: &req.home,
             sandbox_name: name.clone(),

@@ -2,8 +2,9 @@
 //! every variant run starts from a fresh copy of it (docs/study-file.md#dataset). A version's data is
 //! prepared by that version, never shared across versions.
 
+use crate::engines;
 use crate::probes::AdminConn;
-use crate::server::{Binaries, Flavour, Home, Sandbox, SandboxSpec};
+use crate::server::{Home, SandboxSpec};
 use crate::workloads::pgbench::{pgbench_workload, PgbenchOptions};
 use crate::workloads::sysbench::{sysbench_workload, OltpOptions};
 use anyhow::{Context, Result};
@@ -43,7 +44,8 @@ pub fn prepared(
     pgbench_scale: Option<u32>,
     log: &mut dyn std::io::Write,
 ) -> Result<Prepared> {
-    let bin = Binaries::locate(basedir)?;
+    let bin = engines::locate(basedir)?;
+    let label = engines::label(&bin);
     let mut h = DefaultHasher::new();
     bin.server.hash(&mut h);
     bin.version.hash(&mut h);
@@ -63,7 +65,7 @@ pub fn prepared(
     let key = format!("{:016x}", h.finish());
     let dest = home.root().join("datasets").join(format!(
         "{}-{}x{}-{key}",
-        bin.label().replace(' ', "-"),
+        label.replace(' ', "-"),
         opts.tables,
         opts.table_size
     ));
@@ -79,7 +81,7 @@ pub fn prepared(
         return Ok(Prepared {
             dir: data,
             bytes: size_of(&dest),
-            server: bin.label(),
+            server: label.clone(),
             load_s: 0.0,
         });
     }
@@ -87,21 +89,20 @@ pub fn prepared(
     writeln!(
         log,
         "preparing {} table(s) x {} rows with {} (once; later runs copy it)",
-        opts.tables,
-        opts.table_size,
-        bin.label()
+        opts.tables, opts.table_size, label
     )?;
     let name = format!("prep-{key}");
     let mut spec = SandboxSpec::new(&name, home.clone());
     spec.basedir = basedir.map(Path::to_path_buf);
     spec.fresh = true;
-    let mut sb = Sandbox::start(spec).context("starting a sandbox to load the dataset")?;
+    let mut sb = engines::start(spec).context("starting a sandbox to load the dataset")?;
     let ep = sb.admin_endpoint().with_database(Some(DATABASE));
     let workload = sysbench_workload("oltp_read_write", opts)?;
     workload
         .prepare(&ep, 2, DATA_SEED)
         .context("loading the sysbench tables")?;
-    if let (Some(scale), Flavour::Postgres) = (pgbench_scale, bin.flavour) {
+    // Given for PostgreSQL studies only (engines::study_checks).
+    if let Some(scale) = pgbench_scale {
         let opts = PgbenchOptions {
             scale,
             ..PgbenchOptions::default()
@@ -127,7 +128,7 @@ pub fn prepared(
     Ok(Prepared {
         dir: data,
         bytes,
-        server: bin.label(),
+        server: label,
         load_s: started.elapsed().as_secs_f64(),
     })
 }

@@ -48,12 +48,8 @@ impl Study {
                 crate::server::ServerOption::parse(o)
                     .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
             }
-            if let Some(p) = v
-                .settings
-                .as_ref()
-                .filter(|_| !super::engines::is_postgres(v))
-            {
-                crate::server::presets::options(p, crate::server::Flavour::MariaDb)
+            if let Some(p) = &v.settings {
+                crate::engines::variant::check_preset(v, p)
                     .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
             }
             if let Some(ver) = &v.version {
@@ -63,11 +59,11 @@ impl Study {
                         v.name
                     ));
                 }
-                crate::server::releases::Release::parse(ver)
+                crate::engines::releases::Release::parse(ver)
                     .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
             }
         }
-        super::engines::check(self).map_err(|e| usage(format!("{origin}: {e}")))?;
+        crate::engines::study_checks::check(self).map_err(|e| usage(format!("{origin}: {e}")))?;
         for [new, base] in &self.pairs {
             for v in [new, base] {
                 if !self.variants.iter().any(|x| &x.name == v) {

@@ -1,8 +1,8 @@
 //! Which study a `psbench run` means: a study file, a built-in study by name, or the study of
 //! an interrupted results directory; and the catalogue `psbench studies` prints.
 
+use super::builtin;
 use super::file::{parse, Study};
-use super::{builtin, scenarios};
 use crate::error::usage;
 use crate::results::StudyResults;
 use anyhow::Result;
@@ -46,44 +46,6 @@ pub fn catalogue() -> Result<String> {
             .unwrap_or_default();
         let _ = writeln!(s, "  {:<16} {}{time}", name, study.description);
     }
-    let flavours: Vec<&str> = scenarios::PfsFlavour::ALL
-        .iter()
-        .map(|f| f.label())
-        .collect();
-    let _ = writeln!(
-        s,
-        "\nperformance_schema scenarios (variant scenario = \"NAME\"), by the same instrument and consumer names on {}:",
-        flavours.join(", ")
-    );
-    for n in scenarios::NAMES {
-        let sc = scenarios::scenario(n)?;
-        let only = if sc.mariadb_only {
-            " (MariaDB only)"
-        } else {
-            ""
-        };
-        let _ = writeln!(s, "  {:<18} {}{only}", n, sc.description);
-    }
-    let _ = writeln!(
-        s,
-        "\n\"default\" keeps each server's own default consumers, verified exactly:"
-    );
-    for f in scenarios::PfsFlavour::ALL {
-        let _ = writeln!(
-            s,
-            "  {:<10} {}",
-            f.label(),
-            f.default_consumers().join(", ")
-        );
-    }
-    let _ = writeln!(
-        s,
-        "\nPostgreSQL scenarios (a variant with engine = \"postgres\" or a postgres-… version), \
-         read back from pg_settings:"
-    );
-    for n in super::pg_scenarios::NAMES {
-        let sc = super::pg_scenarios::scenario(n)?;
-        let _ = writeln!(s, "  {:<21} {}", n, sc.description);
-    }
+    s.push_str(&crate::engines::listing::scenarios()?);
     Ok(s)
 }

@@ -4,12 +4,13 @@
 //! is sized from the variants' own pools, and every cell's regime is checked from the
 //! server's counters.
 
+use crate::engines::mysql::options::DEFAULT_BUFFER_POOL;
 use crate::error::usage;
 use crate::results::study::{Study, Variant};
 use crate::results::{
     Flag, Regime, RegimeCheck, REGIME_CACHED_MAX as CACHED_MAX, REGIME_IO_BOUND_MIN as IO_BOUND_MIN,
 };
-use crate::server::options::{as_size, DEFAULT_BUFFER_POOL};
+use crate::server::options::as_size;
 use crate::server::ServerOption;
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;

@@ -20,26 +20,6 @@ fn now_unix() -> u64 {
         .unwrap_or(0)
 }
 
-/// Variants that name a release (`mariadb-11.4.5`, `mysql-8.0.15`) get its basedir, fetched if
-/// missing.
-fn resolve_versions(study: &mut super::file::Study) -> Result<()> {
-    for v in &mut study.variants {
-        // engine = "postgres" alone: the system's newest PostgreSQL, named by its tree.
-        if v.engine.as_deref() == Some("postgres") && v.basedir.is_none() && v.version.is_none() {
-            v.basedir = Some(crate::server::postgres::binaries::system_tree()?);
-        }
-        if let (Some(ver), None) = (&v.version, &v.basedir) {
-            let dir = crate::server::fetch::release(
-                ver,
-                &crate::server::fetch::cache_dir(),
-                &mut std::io::stderr(),
-            )?;
-            v.basedir = Some(dir);
-        }
-    }
-    Ok(())
-}
-
 /// SHA-256 of the study as given: shards of one study share it, whatever paths their hosts
 /// resolve its releases to.
 fn definition_sha256(study: &super::file::Study) -> Result<String> {
@@ -92,7 +72,7 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
         .with_context(|| format!("creating {}", req.out_dir.display()))?;
     let mut res = document(&req)?;
     res.finished_unix = None;
-    resolve_versions(&mut res.study)?;
+    crate::engines::variant::resolve_builds(&mut res.study)?;
     if res.steps.is_empty() {
         let mut steps: Vec<String> = Vec::new();
         for (s, _) in res.study.cells() {

@@ -48,6 +48,7 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
         extra_options.extend(regime::launch_options(study, v, data.bytes));
         let regime = regime::of(study, v);
         let launch = variant::Launch {
+            database: dataset::DATABASE,
             variant: v,
             home: &ctx.req.home,
             sandbox_name: name.clone(),
@@ -178,7 +179,7 @@ fn prepare_regime(
         .start(&format!("{}: warming the buffer pool", sb.name()));
     let mut conn = sb.admin_endpoint().connect()?;
     let seconds = regime::warm(&mut conn, dataset::DATABASE)?;
-    let server = sb.binaries().label();
+    let server = crate::engines::label(sb.binaries());
     if let Some(r) = res.datasets.iter_mut().find(|r| r.server == server) {
         r.warm_s += seconds;
     }

