@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod pg;
+pub mod sysbench;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -18,6 +19,14 @@ pub fn tempdir_builder() -> tempfile::Builder<'static, 'static> {
     let mut b = tempfile::Builder::new();
     b.permissions(std::fs::Permissions::from_mode(0o711));
     b
+}
+
+/// A sandbox of the system mariadbd, with the directory it lives in (removed when dropped).
+pub fn sandbox(name: &str) -> (tempfile::TempDir, psbench::server::Sandbox) {
+    use psbench::server::{Home, Sandbox, SandboxSpec};
+    let tmp = tempdir().unwrap();
+    let sb = psbench::engines::start(SandboxSpec::new(name, Home::new(tmp.path()))).unwrap();
+    (tmp, sb)
 }
 
 /// The psbench binary with its own home.

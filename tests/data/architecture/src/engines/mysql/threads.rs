@@ -1,0 +1,1 @@
+use crate::engines::{Shared, postgres::backends::Dump};
