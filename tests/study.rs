@@ -94,6 +94,21 @@ fn tiny_study_end_to_end() {
         r["variants"]["ps_off"]["variables"]["performance_schema"],
         "OFF"
     );
+    // Each variant's server build: the system's MariaDB, named by its Debian package, with
+    // the digest the provenance table shows.
+    for v in ["ps_off", "default"] {
+        let p = &r["variants"][v];
+        let b = &p["build"];
+        assert_eq!(b["family"], "mysql", "{p}");
+        assert_eq!(b["flavour"], "mariadb");
+        assert_eq!(b["version"], p["server_version"]);
+        assert_eq!(b["binary"], p["server_binary"]);
+        assert_eq!(b["sha256"], p["server_sha256"]);
+        assert_eq!(b["sha256"].as_str().unwrap().len(), 64);
+        assert_eq!(b["origin"]["kind"], "system");
+        let package = b["origin"]["package"].as_str().unwrap();
+        assert!(package.starts_with("mariadb-server"), "{package}");
+    }
     let cost = r["cost"].as_array().unwrap();
     assert_eq!(cost.len(), 2);
     let ir = |v: &str| {

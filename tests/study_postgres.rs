@@ -58,6 +58,15 @@ workload = "oltp_point_select"
         r["variants"]["pgss"]["variables"]["pg_stat_statements.track"],
         "top"
     );
+    // PostgreSQL has no performance_schema: none is recorded; its build is.
+    for v in ["off", "pgss"] {
+        let p = &r["variants"][v];
+        assert!(p.get("pfs").is_none(), "{p}");
+        assert_eq!(p["build"]["family"], "postgres");
+        assert_eq!(p["build"]["flavour"], "postgres");
+        assert_eq!(p["build"]["sha256"], p["server_sha256"]);
+        assert_eq!(p["build"]["origin"]["kind"], "system");
+    }
     let cells = r["cells"].as_array().unwrap();
     assert_eq!(cells.len(), 4, "2 variants x 2 steps");
     for c in cells {
