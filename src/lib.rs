@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod connection;
 pub mod console;
+pub mod cost;
 pub mod driver;
 pub mod engines;
 pub mod error;

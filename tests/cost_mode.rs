@@ -5,8 +5,8 @@ mod common;
 
 use common::{psbench, results, text};
 use psbench::connection::Session;
+use psbench::cost::{self, Counter, Plan, ServingThread, Target, TOLERANCE};
 use psbench::server::{Home, Sandbox, SandboxSpec};
-use psbench::study::cost::{self, Plan, TOLERANCE};
 use psbench::study::dataset;
 use psbench::workloads::sysbench::{sysbench_workload, OltpOptions};
 use std::collections::BTreeMap;
@@ -27,11 +27,21 @@ fn start_under_callgrind(home: &Path) -> (Sandbox, std::path::PathBuf, OltpOptio
     let dumps = h.sandbox_dir("cost").join("cg");
     std::fs::create_dir_all(&dumps).unwrap();
     let mut spec = SandboxSpec::new("cost", h);
-    spec.options = cost::valgrind_options(&[]);
-    spec.wrapper = cost::wrapper(&dumps).unwrap();
+    spec.options = psbench::engines::mysql::cost::valgrind_options(&[]);
+    spec.wrapper = ServingThread.wrapper(&dumps).unwrap();
     spec.datadir_from = Some(data);
     spec.ready_timeout = Duration::from_secs(180);
     (psbench::engines::start(spec).unwrap(), dumps, opts)
+}
+
+/// The sandbox as cost mode measures it: the dataset's database, the dumps under `dumps`.
+fn target(sb: &Sandbox, dumps: &Path) -> Target {
+    Target {
+        pid: sb.pid().unwrap(),
+        endpoint: sb.admin_endpoint().with_database(Some(dataset::DATABASE)),
+        account: sb.server_account().cloned(),
+        dumps: dumps.to_path_buf(),
+    }
 }
 
 fn plan() -> Plan {
@@ -66,6 +76,7 @@ impl Drop for Burner {
 fn a_burst_in_one_window_is_caught_as_unstable_and_the_same_variant_repeats_under_load() {
     let home = common::tempdir().unwrap();
     let (sb, dumps, opts) = start_under_callgrind(home.path());
+    let target = target(&sb, &dumps);
     let w = sysbench_workload("oltp_point_select", &opts).unwrap();
 
     // A one-off burst on the measured connection before the middle window of each attempt:
@@ -78,7 +89,8 @@ fn a_burst_in_one_window_is_caught_as_unstable_and_the_same_variant_repeats_unde
         }
         Ok(())
     };
-    let m = cost::measure_with(&sb, w.as_ref(), &plan(), &dumps, 11, &mut burst).unwrap();
+    let m =
+        cost::measure_with(&ServingThread, &target, w.as_ref(), &plan(), 11, &mut burst).unwrap();
     eprintln!("with a burst: {:?}", m.estimates);
     assert_eq!(injected, vec![1, 2], "measured once and repeated once");
     assert!(m.unstable, "a burst in one window was averaged in: {m:?}");
@@ -95,7 +107,7 @@ fn a_burst_in_one_window_is_caught_as_unstable_and_the_same_variant_repeats_unde
     let _burner = Burner::start();
     let runs: Vec<f64> = (0..3)
         .map(|i| {
-            let m = cost::measure(&sb, w.as_ref(), &plan(), &dumps, 20 + i).unwrap();
+            let m = cost::measure(&ServingThread, &target, w.as_ref(), &plan(), 20 + i).unwrap();
             assert!(!m.unstable, "a plain measurement was unstable: {m:?}");
             assert_eq!(m.windows.len(), 3, "{m:?}");
             m.ir_per_txn

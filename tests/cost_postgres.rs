@@ -6,9 +6,8 @@
 mod common;
 
 use psbench::connection::Session;
+use psbench::cost::{self, Counter, ExitDumps, Plan, Target};
 use psbench::server::{Home, Sandbox, SandboxSpec};
-use psbench::study::callgrind::postgres_wrapper;
-use psbench::study::cost::{self, Plan};
 use psbench::study::dataset;
 use psbench::workloads::sysbench::{sysbench_workload, OltpOptions};
 use std::path::Path;
@@ -36,10 +35,20 @@ fn start_under_callgrind(
     for o in options {
         spec = spec.option(o).unwrap();
     }
-    spec.wrapper = postgres_wrapper(&dumps).unwrap();
+    spec.wrapper = ExitDumps.wrapper(&dumps).unwrap();
     spec.datadir_from = Some(data);
     spec.ready_timeout = Duration::from_secs(180);
     (psbench::engines::start(spec).unwrap(), dumps)
+}
+
+/// The sandbox as cost mode measures it: the dataset's database, the dumps under `dumps`.
+fn target(sb: &Sandbox, dumps: &Path) -> Target {
+    Target {
+        pid: sb.pid().unwrap(),
+        endpoint: sb.admin_endpoint().with_database(Some(dataset::DATABASE)),
+        account: sb.server_account().cloned(),
+        dumps: dumps.to_path_buf(),
+    }
 }
 
 fn plan() -> Plan {
@@ -53,6 +62,7 @@ fn plan() -> Plan {
 fn each_windows_backend_is_counted_and_a_burst_is_caught() {
     let home = common::tempdir().unwrap();
     let (sb, dumps) = start_under_callgrind(home.path(), "cpg", &[]);
+    let target = target(&sb, &dumps);
     let opts = OltpOptions {
         table_size: 1000,
         ..OltpOptions::default()
@@ -68,13 +78,13 @@ fn each_windows_backend_is_counted_and_a_burst_is_caught() {
         }
         Ok(())
     };
-    let m = cost::measure_with(&sb, w.as_ref(), &plan(), &dumps, 11, &mut burst).unwrap();
+    let m = cost::measure_with(&ExitDumps, &target, w.as_ref(), &plan(), 11, &mut burst).unwrap();
     eprintln!("with a burst: {:?}", m.estimates);
     assert_eq!(injected, vec![1, 2], "measured once and repeated once");
     assert!(m.unstable, "a burst in one window was averaged in: {m:?}");
     assert_eq!(m.windows.len(), 6);
 
-    let plain = cost::measure(&sb, w.as_ref(), &plan(), &dumps, 12).unwrap();
+    let plain = cost::measure(&ExitDumps, &target, w.as_ref(), &plan(), 12).unwrap();
     eprintln!("plain: {:?}", plain.estimates);
     assert!(!plain.unstable, "{plain:?}");
     assert_eq!(plain.windows.len(), 3);
@@ -83,7 +93,7 @@ fn each_windows_backend_is_counted_and_a_burst_is_caught() {
         "a point select costs tens of thousands of instructions: {plain:?}"
     );
     // Every window was counted from its own backend's dump (a count waits for it, and fails
-    // without it); each dump is removed once read (src/study/callgrind.rs tests that).
+    // without it); each dump is removed once read (src/cost/dumps.rs tests that).
 }
 
 #[test]

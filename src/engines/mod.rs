@@ -31,6 +31,7 @@ pub mod sandboxes;
 pub mod study_checks;
 pub mod variant;
 
+use crate::cost::Counter;
 use crate::results::study::{Study, Variant};
 use crate::results::PfsState;
 use crate::server::{Binaries, Launcher, Sandbox, SandboxSpec, ServerOption};
@@ -85,6 +86,11 @@ pub trait Engine: Sync {
     fn check_variant(&self, v: &Variant) -> Result<()>;
     /// The study's parts (workloads, dataset) that this engine cannot run.
     fn check_study(&self, study: &Study) -> Result<()>;
+
+    /// How cost mode counts a window's work on this engine's server.
+    fn counting(&self) -> &'static dyn Counter;
+    /// Server options cost mode needs under valgrind, given the variant's own.
+    fn cost_options(&self, variant: &[ServerOption]) -> Vec<ServerOption>;
 }
 
 /// The engine of a server build of `flavour`.

@@ -4,11 +4,10 @@
 use super::context::{cell_seed, record, RunContext};
 use super::file::Variant;
 use super::file::WorkloadStep;
-use super::{cost, ibench_cost, variant};
+use super::{dataset, ibench_cost, variant};
+use crate::cost::{self, ibench, Counter};
 use crate::results::{CostResult, StudyResults};
-use crate::server::Sandbox;
 use anyhow::{Context, Result};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Said in every study whose cost mode ran more than one server binary.
@@ -50,15 +49,11 @@ pub(super) fn run_cost(
         // Inside the sandbox, which the server's account owns: it writes the dumps.
         let dumps = req.home.sandbox_dir(&name).join("callgrind");
         std::fs::create_dir_all(&dumps).with_context(|| format!("creating {}", dumps.display()))?;
-        let postgres = crate::engines::variant::family(v) == crate::results::Family::Postgres;
-        let (wrapper, extra_options) = if postgres {
-            (super::callgrind::postgres_wrapper(&dumps)?, Vec::new())
-        } else {
-            (
-                cost::wrapper(&dumps)?,
-                cost::valgrind_options(&variant::options(v)?),
-            )
-        };
+        // The engine's choice: how its server's work is counted, and what its server needs to
+        // run under valgrind.
+        let engine = crate::engines::variant::engine(v);
+        let counter = engine.counting();
+        let extra_options = engine.cost_options(&variant::options(v)?);
         let launch = variant::Launch {
             database: super::dataset::DATABASE,
             variant: v,
@@ -66,7 +61,7 @@ pub(super) fn run_cost(
             sandbox_name: name.clone(),
             datadir: &datadirs[&v.basedir].dir,
             extra_options,
-            wrapper,
+            wrapper: counter.wrapper(&dumps)?,
             ready_timeout: Duration::from_secs(300),
         };
         progress.start(&format!("cost: starting {} under callgrind", v.name));
@@ -74,9 +69,15 @@ pub(super) fn run_cost(
         let mut began = Instant::now();
         let (sb, prov) = variant::start(&launch)?;
         record(res, format!("{} [cost]", v.name), prov);
+        let target = cost::Target {
+            pid: sb.pid().context("server not running")?,
+            endpoint: sb.admin_endpoint().with_database(Some(dataset::DATABASE)),
+            account: sb.server_account().cloned(),
+            dumps: dumps.clone(),
+        };
         for w in pending {
             if w.is_insert_benchmark() {
-                cost_of_insert_benchmark(ctx, v, w, &sb, &dumps, &mut began, res)?;
+                cost_of_insert_benchmark(ctx, v, w, counter, &target, &mut began, res)?;
                 continue;
             }
             progress.start(&format!("cost: {} {}", v.name, w.label()));
@@ -89,7 +90,7 @@ pub(super) fn run_cost(
                 windows,
             };
             let mut entry = CostResult::new(&v.name, &w.label());
-            match cost::measure(&sb, workload.as_ref(), &plan, &dumps, seed) {
+            match cost::measure(counter, &target, workload.as_ref(), &plan, seed) {
                 Ok(m) => {
                     if m.unstable {
                         progress.note(&format!(
@@ -132,24 +133,24 @@ fn cost_of_insert_benchmark(
     ctx: &RunContext,
     v: &Variant,
     w: &WorkloadStep,
-    sb: &Sandbox,
-    dumps: &Path,
+    counter: &dyn Counter,
+    target: &cost::Target,
     began: &mut Instant,
     res: &mut StudyResults,
 ) -> Result<()> {
     let queries = ibench_cost::measured_steps(ctx.study, w)?
         .iter()
         .any(|s| s.is_query());
-    if queries && !res.notes.iter().any(|n| n == ibench_cost::QUERY_NOTE) {
-        res.notes.push(ibench_cost::QUERY_NOTE.to_string());
+    if queries && !res.notes.iter().any(|n| n == ibench::QUERY_NOTE) {
+        res.notes.push(ibench::QUERY_NOTE.to_string());
     }
     let missing: Vec<String> = ibench_cost::cost_labels(ctx.study, w)
         .into_iter()
         .filter(|l| res.cost_for(&v.name, l).is_none())
         .collect();
-    let seed = res.seed;
+    let entry = ibench_cost::cost_entry(ctx.study, w, res.seed, &missing)?;
     let mut rec = Recorder { ctx, v, began, res };
-    ibench_cost::measure_entry(sb, ctx.study, w, dumps, seed, &missing, &mut rec)
+    ibench::measure_entry(counter, target, &entry, &mut rec)
 }
 
 /// Records an Insert Benchmark step's cost result, saves the document and moves the progress on.
@@ -160,7 +161,7 @@ struct Recorder<'a, 'b> {
     res: &'a mut StudyResults,
 }
 
-impl ibench_cost::Record for Recorder<'_, '_> {
+impl ibench::Record for Recorder<'_, '_> {
     fn begin(&mut self, label: &str) {
         self.ctx
             .progress

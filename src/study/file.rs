@@ -141,7 +141,7 @@ impl Study {
             self.pgbench_options(w)
                 .map_err(|e| usage(format!("{origin}: workload '{}': {e}", w.label())))?;
             if let Some(events) = &w.cost_events {
-                super::cost::Plan::check(events)
+                crate::cost::Plan::check(events)
                     .map_err(|e| usage(format!("{origin}: workload '{}': {e}", w.label())))?;
             }
         }
@@ -163,7 +163,7 @@ impl Study {
         self.profile
             .check(&steps, &threads, self.rounds)
             .map_err(|e| usage(format!("{origin}: {e}")))?;
-        super::cost::Plan::check(&self.cost.events)
+        crate::cost::Plan::check(&self.cost.events)
             .map_err(|e| usage(format!("{origin}: cost.events: {e}")))?;
         Ok(())
     }

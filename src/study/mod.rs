@@ -1,15 +1,12 @@
 //! Studies: variants × workload steps × threads × rounds, interleaved, verified, measured.
 
 pub mod builtin;
-pub mod callgrind;
 pub mod cell;
 mod context;
-pub mod cost;
 mod cost_runner;
 pub mod dataset;
 pub mod file;
 pub mod ibench_cost;
-mod ibench_cost_pg;
 mod insert_benchmark;
 pub mod load;
 pub mod overrides;

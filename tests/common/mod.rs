@@ -23,7 +23,7 @@ pub fn tempdir_builder() -> tempfile::Builder<'static, 'static> {
 
 /// A sandbox of the system mariadbd, with the directory it lives in (removed when dropped).
 pub fn sandbox(name: &str) -> (tempfile::TempDir, psbench::server::Sandbox) {
-    use psbench::server::{Home, Sandbox, SandboxSpec};
+    use psbench::server::{Home, SandboxSpec};
     let tmp = tempdir().unwrap();
     let sb = psbench::engines::start(SandboxSpec::new(name, Home::new(tmp.path()))).unwrap();
     (tmp, sb)

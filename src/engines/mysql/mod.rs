@@ -8,6 +8,7 @@
 
 pub mod access;
 pub mod binaries;
+pub mod cost;
 pub mod datadir;
 pub mod errorlog;
 pub mod launch;
@@ -16,6 +17,7 @@ pub mod presets;
 pub mod scenarios;
 
 use super::Engine;
+use crate::cost::Counter;
 use crate::error::usage;
 use crate::results::study::{Study, Variant};
 use crate::results::{Family, PfsState};
@@ -119,6 +121,14 @@ impl Engine for MySqlFamily {
             )];
         }
         Vec::new()
+    }
+
+    fn counting(&self) -> &'static dyn Counter {
+        &crate::cost::ServingThread
+    }
+
+    fn cost_options(&self, variant: &[ServerOption]) -> Vec<ServerOption> {
+        cost::valgrind_options(variant)
     }
 
     fn check_variant(&self, v: &Variant) -> Result<()> {

@@ -14,6 +14,7 @@ pub mod secure;
 pub mod settings;
 
 use super::Engine;
+use crate::cost::Counter;
 use crate::error::usage;
 use crate::results::study::{Study, Variant};
 use crate::results::{Family, PfsState};
@@ -112,6 +113,17 @@ impl Engine for Postgres {
 
     /// A PostgreSQL session's prepared statements have no server-wide limit.
     fn connection_options(&self, _connections: u32, _own: &[ServerOption]) -> Vec<ServerOption> {
+        Vec::new()
+    }
+
+    /// Each backend counted from the dump it writes at exit: a forked backend cannot be
+    /// reached by callgrind_control.
+    fn counting(&self) -> &'static dyn Counter {
+        &crate::cost::ExitDumps
+    }
+
+    /// PostgreSQL runs under valgrind as it is.
+    fn cost_options(&self, _variant: &[ServerOption]) -> Vec<ServerOption> {
         Vec::new()
     }
 

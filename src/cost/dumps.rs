@@ -1,32 +1,17 @@
-//! Driving callgrind for cost mode: the wrapper the server starts under, `callgrind_control`
-//! commands, and reading one dump's instructions per thread.
+//! Reading callgrind's dumps: one dump's instructions per thread, the thread that served the
+//! measured connection, and the dump a process writes when it exits.
 
-use crate::error::usage;
-use crate::server::account::Account;
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::time::Duration;
 
-/// The wrapper for a PostgreSQL server: instrumentation on from the start, since a backend
-/// forked by the postmaster keeps the postmaster's state and cannot be reached by
-/// `callgrind_control`; each backend's dump is written when it exits.
-pub fn postgres_wrapper(out_dir: &Path) -> Result<Vec<String>> {
-    Ok(wrapper(out_dir)?
-        .into_iter()
-        .map(|a| {
-            if a == "--instr-atstart=no" {
-                "--instr-atstart=yes".to_string()
-            } else {
-                a
-            }
-        })
-        .collect())
-}
+/// How long a process may take to exit and write its dump under valgrind.
+pub const DUMP_WAIT: Duration = Duration::from_secs(120);
 
 /// The dump a process wrote when it exited (`callgrind.out.<pid>-01`, its one thread): its
 /// instructions without the request reads, once it is there (waiting up to `limit`).
-pub fn exit_dump_ir(dir: &Path, pid: i32, limit: std::time::Duration) -> Result<u64> {
+pub fn exit_dump_ir(dir: &Path, pid: i32, limit: Duration) -> Result<u64> {
     let path = dir.join(format!("callgrind.out.{pid}-01"));
     let start = std::time::Instant::now();
     loop {
@@ -47,67 +32,8 @@ pub fn exit_dump_ir(dir: &Path, pid: i32, limit: std::time::Duration) -> Result<
                 path.display()
             );
         }
-        std::thread::sleep(std::time::Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(50));
     }
-}
-
-/// The wrapper that runs the server under callgrind, with instrumentation off until asked.
-pub fn wrapper(out_dir: &Path) -> Result<Vec<String>> {
-    if which("valgrind").is_none() || which("callgrind_control").is_none() {
-        return Err(usage(
-            "cost mode needs valgrind and callgrind_control (Debian package valgrind; bash scripts/setup.sh installs it)",
-        ));
-    }
-    Ok(vec![
-        "valgrind".into(),
-        "--tool=callgrind".into(),
-        "--instr-atstart=no".into(),
-        // One count per thread: the measured connection's thread does the transactions;
-        // InnoDB's background threads add time-dependent work that would make repeats differ.
-        "--separate-threads=yes".into(),
-        format!(
-            "--callgrind-out-file={}/callgrind.out.%p",
-            out_dir.display()
-        ),
-        // The control pipes beside the dumps, in a directory the server's account owns.
-        format!("--vgdb-prefix={}", vgdb_prefix(out_dir).display()),
-    ])
-}
-
-fn which(prog: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join(prog))
-            .find(|p| p.is_file())
-    })
-}
-
-fn vgdb_prefix(out_dir: &Path) -> PathBuf {
-    out_dir.join("vgdb")
-}
-
-/// `callgrind_control ARGS PID` for a server started with [`wrapper`]`(out_dir)`.
-/// Runs as `account`, the one the server runs as (when not psbench's own): valgrind's control
-/// pipes answer their own user only.
-pub fn control(args: &[&str], pid: i32, account: Option<&Account>, out_dir: &Path) -> Result<()> {
-    let mut cmd = Command::new("callgrind_control");
-    if let Some(acc) = account {
-        crate::server::account::run_as(&mut cmd, acc);
-    }
-    let out = cmd
-        .arg(format!("--vgdb-prefix={}", vgdb_prefix(out_dir).display()))
-        .args(args)
-        .arg(pid.to_string())
-        .output()
-        .context("running callgrind_control")?;
-    if !out.status.success() {
-        bail!(
-            "callgrind_control {} {pid} failed: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
-    }
-    Ok(())
 }
 
 /// One dump: its number and the instructions (Ir) of each thread in it.

@@ -1,35 +1,41 @@
-//! Cost mode of the Insert Benchmark's write steps on PostgreSQL (docs/cost-mode.md#the-insert-benchmark).
-//! A backend cannot be reached by `callgrind_control`, so what a step's connection does is
-//! counted from the dump its backend writes at exit, less that of a baseline backend that
-//! connects and prepares the same statements and does nothing else. Each attempt runs on a
-//! table rebuilt the same way from a copy taken before the step, with autovacuum held off it
-//! (as InnoDB's purge is held back on MariaDB), the key sequence where it stood, and the
-//! database vacuumed and checkpointed.
+//! The Insert Benchmark's write steps counted from exit dumps
+//! (docs/cost-mode.md#the-insert-benchmark). A backend cannot be reached by
+//! `callgrind_control`, so what a step's connection does is counted from the dump its backend
+//! writes at exit, less that of a baseline backend that connects and prepares the same
+//! statements and does nothing else. Each attempt runs on a table rebuilt the same way from a
+//! copy taken before the step, with autovacuum held off it (as InnoDB's purge is held back for
+//! the serving thread), the key sequence where it stood, and the database vacuumed and
+//! checkpointed.
 
-use super::callgrind;
-use super::cost::{Window, DUMP_WAIT};
+use super::dumps::{exit_dump_ir, DUMP_WAIT};
+use super::target::Target;
+use super::windows::{CostMeasurement, Window};
+use super::write_steps::verdict;
 use crate::connection::{AdminConn, Endpoint, Session};
-use crate::results::COST_WRITE_TOLERANCE;
 use crate::workloads::ibench::schema::{self, add_indexes, create_table, index_name};
 use crate::workloads::ibench::{IbenchOptions, Step, StepKind, TableState, WriteWork};
 use anyhow::{Context, Result};
 use std::sync::Arc;
 
-/// A write step's windows, its two per-row figures, the figure kept, whether they disagree.
-pub type Measured = (Vec<Window>, Vec<f64>, f64, bool);
-
-/// The two attempts' instructions per row: the second is kept; apart by more than
-/// [`COST_WRITE_TOLERANCE`], the result is unstable.
-pub fn verdict(windows: Vec<Window>, per_row: Vec<f64>) -> Measured {
-    let (a, b) = (per_row[0], per_row[1]);
-    let unstable = (a - b).abs() / a.min(b) > COST_WRITE_TOLERANCE;
-    (windows, per_row, b, unstable)
+/// A write step twice from the same table: the backend's instructions per row.
+pub fn measure_write(
+    target: &Target,
+    conn: &mut AdminConn,
+    step: &Step,
+    opts: &IbenchOptions,
+    seed: u64,
+) -> Result<CostMeasurement> {
+    Counted {
+        endpoint: &target.endpoint,
+        dumps: &target.dumps,
+    }
+    .measure_write(conn, step, opts, seed)
 }
 
 /// Where the counted backends connect (the benchmark's database) and dump.
-pub struct Counted<'a> {
-    pub endpoint: &'a Endpoint,
-    pub dumps: &'a std::path::Path,
+struct Counted<'a> {
+    endpoint: &'a Endpoint,
+    dumps: &'a std::path::Path,
 }
 
 /// The key sequence's state, to put back before each attempt.
@@ -39,14 +45,13 @@ struct Sequence {
 }
 
 impl Counted<'_> {
-    /// A write step twice from the same table: the backend's instructions per row.
-    pub fn measure_write(
+    fn measure_write(
         &self,
         conn: &mut AdminConn,
         step: &Step,
         opts: &IbenchOptions,
         seed: u64,
-    ) -> Result<Measured> {
+    ) -> Result<CostMeasurement> {
         let table = schema::table_name(0);
         let copy = format!("{table}_before_cost");
         let before = schema::facts(conn, &table)?;
@@ -147,7 +152,7 @@ impl Counted<'_> {
     fn exit_count(&self, s: Session) -> Result<u64> {
         let pid = s.connection_id() as i32;
         drop(s);
-        callgrind::exit_dump_ir(self.dumps, pid, DUMP_WAIT)
+        exit_dump_ir(self.dumps, pid, DUMP_WAIT)
     }
 }
 
