@@ -5,6 +5,7 @@
 mod common;
 
 use mysql::prelude::Queryable;
+use psbench::connection::Dialect;
 use psbench::ibench::{self, Measure, StepHost, Target};
 use psbench::results::insert_benchmark::StepResult;
 use psbench::server::{Home, Sandbox, SandboxSpec};
@@ -291,11 +292,11 @@ fn every_step_keeps_the_specs_invariants() {
     assert!(per_statement <= 2, "one statement's rows share its time");
 
     // Each range query reads only its covering index; point queries only the primary key.
-    for (sql, index) in
-        range_sql("pi1", 10, false)
-            .iter()
-            .zip(["marketsegment", "registersegment", "pdc"])
-    {
+    for (sql, index) in range_sql("pi1", 10, Dialect::mysql()).iter().zip([
+        "marketsegment",
+        "registersegment",
+        "pdc",
+    ]) {
         let plan: Vec<mysql::Row> = admin
             .query(format!(
                 "EXPLAIN {}",

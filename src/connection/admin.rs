@@ -4,7 +4,7 @@
 
 use super::postgres::PgSession;
 pub use super::postgres::TextRows;
-use super::{Endpoint, Engine};
+use super::{Dialect, Endpoint, Engine};
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
 
@@ -21,8 +21,18 @@ impl AdminConn {
         })
     }
 
+    /// Whether the server speaks PostgreSQL's protocol. Prefer [`AdminConn::dialect`]'s
+    /// answers to the question at hand.
     pub fn is_postgres(&self) -> bool {
         matches!(self, AdminConn::Pg(_))
+    }
+
+    /// The SQL this connection's server takes.
+    pub fn dialect(&self) -> Dialect {
+        match self {
+            AdminConn::MySql(_) => Dialect::of(Engine::MySql),
+            AdminConn::Pg(_) => Dialect::of(Engine::Postgres),
+        }
     }
 
     /// Run one statement for its effect.

@@ -5,16 +5,27 @@
 //! One module per protocol: `mysql` (MySQL and MariaDB) and `postgres`, with the same shape
 //! (describe, connect with the user's mistakes explained, server_version); passwords are
 //! handled the same way for both.
+//!
+//! What differs between the servers' SQL is answered here too, so that no other stage
+//! asks which engine it speaks to: the [`Dialect`] of a connection or endpoint, what a
+//! failed statement means ([`SessionError::failure`]), and the facts and steps written
+//! differently for each (status counters, a database's size, creating a database).
 
 pub mod admin;
+mod databases;
+pub mod dialect;
+pub mod failure;
 pub mod mysql;
 pub mod postgres;
 pub mod secrets;
+mod server_facts;
 pub mod session;
 pub mod wire;
 
 pub use self::mysql::{Endpoint, Engine};
 pub use self::postgres::PgEndpoint;
 pub use admin::{AdminConn, TextRows};
+pub use dialect::{Dialect, KeyWidth, NumberedKey};
+pub use failure::Failure;
 pub use secrets::{password_from_file, redact_password};
 pub use session::{Prepared, Session, SessionError};

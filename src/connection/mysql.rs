@@ -1,6 +1,7 @@
 //! The MySQL protocol's side of a connection: where a MySQL-family server (a sandbox or any
 //! external one) is reached, and connecting to it with the user's mistakes explained.
 
+use super::dialect::Dialect;
 use super::postgres::PgEndpoint;
 use super::session::Session;
 use super::wire::{Login, WireError};
@@ -68,6 +69,11 @@ impl Endpoint {
     pub fn postgres(mut self) -> Self {
         self.engine = Engine::Postgres;
         self
+    }
+
+    /// The SQL the server at this endpoint takes.
+    pub fn dialect(&self) -> Dialect {
+        Dialect::of(self.engine)
     }
 
     /// This endpoint in the PostgreSQL client's terms (database `postgres` when none is set).

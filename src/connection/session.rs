@@ -4,6 +4,7 @@
 
 use super::postgres::{PgError, PgOutcome, PgPrepared, PgSession};
 use super::wire::{self, Outcome, Value, WireError};
+use super::{Dialect, Engine};
 
 /// A connection to a MySQL-family or a PostgreSQL server.
 pub enum Session {
@@ -80,8 +81,22 @@ impl Session {
         }
     }
 
-    pub fn is_postgres(&self) -> bool {
-        matches!(self, Session::Pg(_))
+    /// The SQL this connection's server takes.
+    pub fn dialect(&self) -> Dialect {
+        match self {
+            Session::MySql(_) => Dialect::of(Engine::MySql),
+            Session::Pg(_) => Dialect::of(Engine::Postgres),
+        }
+    }
+
+    /// After a retryable error, before the transaction runs again. PostgreSQL keeps the
+    /// failed transaction open and refuses everything but its end, so it is rolled back (a
+    /// failed ROLLBACK shows up as a lost connection on the next try); a MySQL-family server
+    /// needs nothing, and is sent nothing.
+    pub fn end_failed_transaction(&mut self) {
+        if let Session::Pg(s) = self {
+            let _ = s.execute_text("ROLLBACK");
+        }
     }
 
     /// Prepare `sql`, written with `?` placeholders.

@@ -118,11 +118,7 @@ fn execute(
         match worker.event(conn, queries) {
             Ok(()) => return Ok(()),
             Err(EventError::Retryable { .. }) => {
-                // PostgreSQL keeps the failed transaction open and refuses everything but
-                // its end; a failed ROLLBACK shows up as a lost connection on the next try.
-                if conn.is_postgres() {
-                    let _ = conn.query("ROLLBACK");
-                }
+                conn.end_failed_transaction();
                 if measured {
                     shared.slots[id].lock().unwrap().errors += 1;
                 }

@@ -7,12 +7,9 @@ use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
 
 impl PfsState {
-    /// PostgreSQL has no performance_schema: its state is the empty one.
+    /// A server without a performance_schema has the empty state.
     pub fn read_any(conn: &mut AdminConn) -> Result<Self> {
-        match conn {
-            AdminConn::MySql(c) => Self::read(c),
-            AdminConn::Pg(_) => Ok(PfsState::default()),
-        }
+        Ok(conn.performance_schema(Self::read)?.unwrap_or_default())
     }
 
     pub fn read(conn: &mut mysql::Conn) -> Result<Self> {

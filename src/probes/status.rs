@@ -1,22 +1,10 @@
 //! Server counter snapshots and their deltas: what the server did per transaction.
-//! MySQL and MariaDB: `SHOW GLOBAL STATUS`. PostgreSQL: every numeric column of
-//! pg_stat_database (summed over the databases), pg_stat_wal, pg_stat_bgwriter and, from 17,
-//! pg_stat_checkpointer, named `view.column`.
+//! MySQL and MariaDB report their global status counters; PostgreSQL its statistics views'
+//! numeric columns, named `view.column` ([`AdminConn::status_counters`]).
 
-use crate::connection::postgres::PgSession;
 use crate::connection::AdminConn;
-use anyhow::{Context, Result};
-use mysql::prelude::Queryable;
+use anyhow::Result;
 use std::collections::BTreeMap;
-
-/// The PostgreSQL statistics views read, each as JSON rows (their columns differ between
-/// major versions; a view the server lacks is skipped).
-const PG_VIEWS: &[&str] = &[
-    "pg_stat_database",
-    "pg_stat_wal",
-    "pg_stat_bgwriter",
-    "pg_stat_checkpointer",
-];
 
 /// Numeric global status counters by name.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -24,54 +12,7 @@ pub struct StatusSnapshot(pub BTreeMap<String, f64>);
 
 impl StatusSnapshot {
     pub fn read(conn: &mut AdminConn) -> Result<Self> {
-        match conn {
-            AdminConn::MySql(c) => Self::read_mysql(c),
-            AdminConn::Pg(c) => Self::read_pg(c),
-        }
-    }
-
-    fn read_pg(conn: &mut PgSession) -> Result<Self> {
-        let mut out = BTreeMap::new();
-        for view in PG_VIEWS {
-            let sql = format!(
-                "SELECT row_to_json(s)::text FROM pg_catalog.{view} s \
-                 WHERE to_regclass('pg_catalog.{view}') IS NOT NULL"
-            );
-            let rows = match conn.query(&sql) {
-                Ok(r) => r,
-                // 42P01: the view does not exist in this version.
-                Err(crate::connection::postgres::PgError::Server { code, .. })
-                    if code == "42P01" =>
-                {
-                    continue
-                }
-                Err(e) => return Err(e).with_context(|| format!("reading {view}")),
-            };
-            for row in rows {
-                let Some(Some(json)) = row.into_iter().next() else {
-                    continue;
-                };
-                let fields: serde_json::Map<String, serde_json::Value> =
-                    serde_json::from_str(&json).with_context(|| format!("parsing {view}"))?;
-                for (k, v) in fields {
-                    if let Some(n) = v.as_f64() {
-                        *out.entry(format!("{view}.{k}")).or_insert(0.0) += n;
-                    }
-                }
-            }
-        }
-        Ok(StatusSnapshot(out))
-    }
-
-    fn read_mysql(conn: &mut mysql::Conn) -> Result<Self> {
-        let rows: Vec<(String, String)> = conn
-            .query("SHOW GLOBAL STATUS")
-            .context("reading SHOW GLOBAL STATUS")?;
-        Ok(StatusSnapshot(
-            rows.into_iter()
-                .filter_map(|(k, v)| v.parse::<f64>().ok().map(|n| (k, n)))
-                .collect(),
-        ))
+        Ok(StatusSnapshot(conn.status_counters()?))
     }
 
     pub fn get(&self, name: &str) -> f64 {

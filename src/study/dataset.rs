@@ -111,10 +111,7 @@ pub fn prepared(
             .prepare(&ep, 1, DATA_SEED)
             .context("loading pgbench's tables")?;
     }
-    let bytes = match AdminConn::open(&ep)? {
-        AdminConn::MySql(mut c) => measured_bytes(&mut c)?,
-        AdminConn::Pg(mut c) => pg_bytes(&mut c)?,
-    };
+    let bytes = AdminConn::open(&ep)?.tables_bytes(DATABASE)?;
     let tmp = dest.with_extension("tmp");
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp)?;
@@ -131,37 +128,4 @@ pub fn prepared(
         server: label,
         load_s: started.elapsed().as_secs_f64(),
     })
-}
-
-/// PostgreSQL: the tables' heap, index and TOAST bytes in the benchmark database.
-fn pg_bytes(conn: &mut crate::connection::postgres::PgSession) -> Result<u64> {
-    let rows = conn.query(
-        "SELECT COALESCE(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c \
-         JOIN pg_namespace n ON n.oid = c.relnamespace \
-         WHERE n.nspname = 'public' AND c.relkind = 'r'",
-    )?;
-    Ok(rows
-        .first()
-        .and_then(|r| r[0].as_deref())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0))
-}
-
-/// Data and index bytes of the sysbench tables, with statistics refreshed first (InnoDB's
-/// are estimates until ANALYZE).
-fn measured_bytes(conn: &mut mysql::Conn) -> Result<u64> {
-    use mysql::prelude::Queryable;
-    let tables: Vec<String> = conn.exec(
-        "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?",
-        (DATABASE,),
-    )?;
-    for t in &tables {
-        conn.query_drop(format!("ANALYZE TABLE `{DATABASE}`.`{t}`"))?;
-    }
-    let bytes: Option<Option<u64>> = conn.exec_first(
-        "SELECT CAST(SUM(DATA_LENGTH + INDEX_LENGTH) AS UNSIGNED) FROM information_schema.TABLES \
-         WHERE TABLE_SCHEMA = ?",
-        (DATABASE,),
-    )?;
-    Ok(bytes.flatten().unwrap_or(0))
 }

@@ -3,11 +3,11 @@
 
 use super::options::IbenchOptions;
 use super::rows::{insert_sql, Batch, RowMaker};
-use super::schema::{add_indexes, index_name, INDEXES};
+use super::schema::{add_indexes_in, index_name, INDEXES};
 use super::steps::QueryShape;
 use super::table::TableState;
 use crate::connection::wire::Value;
-use crate::connection::{Prepared, Session};
+use crate::connection::{Dialect, Prepared, Session};
 use crate::workloads::random::Rng;
 use crate::workloads::{classify_error, EventError, QueryCounters, Worker};
 use anyhow::{Context, Result};
@@ -92,9 +92,12 @@ impl Inserter {
         let done = conn
             .execute(&mut self.stmt, &self.batch.values())
             .map_err(|e| classify_error(e, &self.sql))?;
-        // PostgreSQL's command tag carries no key: its high-water mark is read by the point
-        // queries' worker instead.
-        let first = (!conn.is_postgres()).then_some(done.last_insert_id as i64);
+        // Where the answer carries no key, the high-water mark is read by the point queries'
+        // worker instead.
+        let first = conn
+            .dialect()
+            .reports_insert_id()
+            .then_some(done.last_insert_id as i64);
         self.table.inserted(first, done.affected_rows);
         q.writes += 1;
         self.done += 1;
@@ -145,7 +148,7 @@ pub struct Deleter {
 
 impl Deleter {
     pub fn new(conn: &mut Session, table: Arc<TableState>, rows: u64, total: u64) -> Result<Self> {
-        let sql = delete_sql(&table.name, rows, conn.is_postgres());
+        let sql = delete_sql(&table.name, rows, conn.dialect());
         Ok(Deleter {
             stmt: prepare(conn, &sql)?,
             sql,
@@ -179,16 +182,9 @@ impl Worker for Deleter {
     }
 }
 
-/// Exactly the `rows` oldest rows, even when the low-water mark is below the minimum;
-/// PostgreSQL's DELETE has no ORDER BY or LIMIT, so the original selects the keys first.
-pub fn delete_sql(table: &str, rows: u64, postgres: bool) -> String {
-    if postgres {
-        return format!(
-            "DELETE FROM {table} WHERE transactionid IN (SELECT transactionid FROM {table} \
-             WHERE transactionid >= ? ORDER BY transactionid ASC LIMIT {rows})"
-        );
-    }
-    format!("DELETE FROM {table} WHERE transactionid >= ? ORDER BY transactionid ASC LIMIT {rows}")
+/// Exactly the `rows` oldest rows, even when the low-water mark is below the minimum.
+pub fn delete_sql(table: &str, rows: u64, dialect: Dialect) -> String {
+    dialect.delete_oldest(table, "transactionid", rows)
 }
 
 /// Point queries on PostgreSQL read the highest key every this many queries, as the
@@ -214,13 +210,9 @@ pub struct Querier {
 /// The three range queries (docs/insert-benchmark.md#workers): covering scans of 10 entries
 /// from a random key. MySQL's name their index; PostgreSQL has no hints, and its planner
 /// picks the covering index for the ORDER BY.
-pub fn range_sql(table: &str, limit: u32, postgres: bool) -> Vec<String> {
+pub fn range_sql(table: &str, limit: u32, dialect: Dialect) -> Vec<String> {
     let q = |idx: &str, cols: &str, cmp: &str, first: &str| {
-        let hint = if postgres {
-            String::new()
-        } else {
-            format!(" FORCE INDEX ({})", index_name(table, idx))
-        };
+        let hint = dialect.force_index(&index_name(table, idx));
         format!(
             "SELECT {cols} FROM {table}{hint} WHERE {first} {cmp} ? ORDER BY {cols} LIMIT {limit}"
         )
@@ -246,16 +238,16 @@ impl Querier {
         shape: QueryShape,
         rng: Rng,
     ) -> Result<Self> {
-        let postgres = conn.is_postgres();
+        let dialect = conn.dialect();
         let sql = match shape {
-            QueryShape::Range => range_sql(&table.name, o.rows_per_query, postgres),
+            QueryShape::Range => range_sql(&table.name, o.rows_per_query, dialect),
             QueryShape::Point => vec![point_sql(&table.name, o.rows_per_query)],
         };
         let stmts = sql
             .iter()
             .map(|s| prepare(conn, s))
             .collect::<Result<_>>()?;
-        let high_water = (postgres && shape == QueryShape::Point).then_some(0);
+        let high_water = (!dialect.reports_insert_id() && shape == QueryShape::Point).then_some(0);
         Ok(Querier {
             high_water,
             table,
@@ -365,7 +357,7 @@ impl Worker for Indexer {
         if self.insert.done < self.insert.total {
             return self.insert.insert(conn, q);
         }
-        for sql in add_indexes(&self.insert.table.name, conn.is_postgres()) {
+        for sql in add_indexes_in(&self.insert.table.name, conn.dialect()) {
             conn.query(&sql).map_err(|e| classify_error(e, &sql))?;
             q.other += 1;
         }
@@ -393,7 +385,7 @@ mod tests {
 
     #[test]
     fn range_queries_use_their_covering_index() {
-        let q = range_sql("pi1", 10, false);
+        let q = range_sql("pi1", 10, Dialect::mysql());
         assert_eq!(
             q[0],
             "SELECT productid, customerid, price FROM pi1 FORCE INDEX (pi1_marketsegment) \
@@ -404,7 +396,7 @@ mod tests {
         );
         assert!(q[2].contains("FORCE INDEX (pi1_pdc) WHERE price >= ?"));
         assert_eq!(point_sql("pi3", 10).matches('?').count(), 10);
-        let pg = range_sql("pi1", 10, true);
+        let pg = range_sql("pi1", 10, Dialect::postgres());
         assert_eq!(
             pg[1],
             "SELECT cashregisterid, customerid, price FROM pi1 \
@@ -415,10 +407,13 @@ mod tests {
     #[test]
     fn postgres_deletes_the_oldest_keys_through_a_subquery() {
         assert_eq!(
-            delete_sql("pi2", 50, true),
+            delete_sql("pi2", 50, Dialect::postgres()),
             "DELETE FROM pi2 WHERE transactionid IN (SELECT transactionid FROM pi2 \
              WHERE transactionid >= ? ORDER BY transactionid ASC LIMIT 50)"
         );
-        assert!(delete_sql("pi2", 5, false).ends_with("ORDER BY transactionid ASC LIMIT 5"));
+        assert_eq!(
+            delete_sql("pi2", 5, Dialect::mysql()),
+            "DELETE FROM pi2 WHERE transactionid >= ? ORDER BY transactionid ASC LIMIT 5"
+        );
     }
 }

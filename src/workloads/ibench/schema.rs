@@ -2,7 +2,7 @@
 //! in each engine's form as the original creates them.
 
 use super::options::IbenchOptions;
-use crate::connection::{AdminConn, Endpoint};
+use crate::connection::{AdminConn, Dialect, Endpoint, KeyWidth};
 use crate::results::insert_benchmark::TableFacts;
 use anyhow::{Context, Result};
 
@@ -24,57 +24,64 @@ pub fn index_name(table: &str, suffix: &str) -> String {
     format!("{table}_{suffix}")
 }
 
-/// The statements that create one table: MySQL's with the storage engine; PostgreSQL's
-/// with a bigserial key whose sequence hands each session 1000 values at a time.
-pub fn create_table(table: &str, engine: &str, postgres: bool) -> Vec<String> {
-    if postgres {
-        return vec![
-            format!(
-                "CREATE TABLE {table} (\
-                 transactionid BIGSERIAL PRIMARY KEY, \
-                 dateandtime TIMESTAMP WITHOUT TIME ZONE, \
-                 cashregisterid INT NOT NULL, \
-                 customerid INT NOT NULL, \
-                 productid INT NOT NULL, \
-                 price INT NOT NULL, \
-                 data VARCHAR(4000))"
-            ),
-            format!("ALTER SEQUENCE {table}_transactionid_seq CACHE 1000"),
-        ];
-    }
-    vec![format!(
+/// The original's key column.
+const KEY: &str = "transactionid";
+
+/// The statements that create one table: with the storage engine where tables take one;
+/// on PostgreSQL with a bigserial key whose sequence hands each session 1000 values at a time.
+pub fn create_table_in(table: &str, engine: &str, dialect: Dialect) -> Vec<String> {
+    let key = dialect.numbered_primary_key(KEY, KeyWidth::BigInt);
+    let constraint = key.constraint.map(|c| format!(", {c}")).unwrap_or_default();
+    let engine = if dialect.takes_storage_engine() {
+        format!(" ENGINE={engine}")
+    } else {
+        String::new()
+    };
+    let mut sql = vec![format!(
         "CREATE TABLE {table} (\
-         transactionid BIGINT NOT NULL AUTO_INCREMENT, \
-         dateandtime DATETIME, \
+         {}, \
+         dateandtime {}, \
          cashregisterid INT NOT NULL, \
          customerid INT NOT NULL, \
          productid INT NOT NULL, \
          price INT NOT NULL, \
-         data VARCHAR(4000), \
-         PRIMARY KEY (transactionid)) ENGINE={engine}"
-    )]
+         data VARCHAR(4000){constraint}){engine}",
+        key.column,
+        dialect.datetime_type()
+    )];
+    sql.extend(dialect.cache_serial_values(table, KEY, 1000));
+    sql
 }
 
 /// The statements that build the three indexes: on MySQL one ALTER TABLE, one scan of the
 /// table for all of them; on PostgreSQL one CREATE INDEX per index, in order, as the
 /// original does there (docs/insert-benchmark.md#tables-and-rows).
-pub fn add_indexes(table: &str, postgres: bool) -> Vec<String> {
-    if postgres {
-        return INDEXES
-            .iter()
-            .map(|(suffix, cols)| {
-                format!(
-                    "CREATE INDEX {} ON {table} ({cols})",
-                    index_name(table, suffix)
-                )
-            })
-            .collect();
-    }
-    let adds: Vec<String> = INDEXES
+pub fn add_indexes_in(table: &str, dialect: Dialect) -> Vec<String> {
+    let indexes: Vec<(String, &str)> = INDEXES
         .iter()
-        .map(|(suffix, cols)| format!("ADD INDEX {} ({cols})", index_name(table, suffix)))
+        .map(|(suffix, cols)| (index_name(table, suffix), *cols))
         .collect();
-    vec![format!("ALTER TABLE {table} {}", adds.join(", "))]
+    dialect.add_indexes(table, &indexes)
+}
+
+/// [`create_table_in`] in PostgreSQL's dialect when `postgres`, else in MySQL's: for a caller
+/// that knows which server it builds for without a connection at hand.
+pub fn create_table(table: &str, engine: &str, postgres: bool) -> Vec<String> {
+    create_table_in(table, engine, dialect_by_flag(postgres))
+}
+
+/// [`add_indexes_in`] in PostgreSQL's dialect when `postgres`, else in MySQL's (see
+/// [`create_table`]).
+pub fn add_indexes(table: &str, postgres: bool) -> Vec<String> {
+    add_indexes_in(table, dialect_by_flag(postgres))
+}
+
+fn dialect_by_flag(postgres: bool) -> Dialect {
+    if postgres {
+        Dialect::postgres()
+    } else {
+        Dialect::mysql()
+    }
 }
 
 /// The endpoint of the benchmark's database.
@@ -84,8 +91,8 @@ pub fn in_database(endpoint: &Endpoint) -> Endpoint {
 
 /// Drop and create the database and the client tables (l.i0 starts from nothing).
 pub fn recreate(endpoint: &Endpoint, o: &IbenchOptions) -> Result<()> {
-    let postgres = endpoint.engine == crate::connection::Engine::Postgres;
-    if postgres && !o.engine.eq_ignore_ascii_case("InnoDB") {
+    let dialect = endpoint.dialect();
+    if !dialect.takes_storage_engine() && !o.engine.eq_ignore_ascii_case("InnoDB") {
         return Err(crate::error::usage(format!(
             "--engine {}: a MySQL storage engine; PostgreSQL's tables have none",
             o.engine
@@ -99,7 +106,7 @@ pub fn recreate(endpoint: &Endpoint, o: &IbenchOptions) -> Result<()> {
     let mut db = AdminConn::open(&in_database(endpoint))?;
     for c in 0..o.clients as usize {
         let t = table_name(c);
-        for sql in create_table(&t, &o.engine, postgres) {
+        for sql in create_table_in(&t, &o.engine, dialect) {
             db.run(&sql)
                 .with_context(|| format!("creating table {DATABASE}.{t}"))?;
         }
@@ -129,17 +136,7 @@ pub fn facts(conn: &mut AdminConn, table: &str) -> Result<TableFacts> {
             .map(|v| v.parse::<i64>().context("a count that is no number"))
             .transpose()
     };
-    let listing = if conn.is_postgres() {
-        format!(
-            "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() \
-             AND tablename = '{table}' ORDER BY indexname"
-        )
-    } else {
-        format!(
-            "SELECT DISTINCT index_name FROM information_schema.statistics \
-             WHERE table_schema = '{DATABASE}' AND table_name = '{table}' ORDER BY index_name"
-        )
-    };
+    let listing = conn.dialect().list_indexes(DATABASE, table);
     let indexes = conn
         .rows(&listing)
         .with_context(|| format!("listing the indexes of {DATABASE}.{table}"))?
@@ -162,28 +159,41 @@ mod tests {
     #[test]
     fn one_alter_adds_the_three_indexes_in_order() {
         assert_eq!(
-            add_indexes("pi2", false),
+            add_indexes_in("pi2", Dialect::mysql()),
             [
                 "ALTER TABLE pi2 ADD INDEX pi2_marketsegment (productid, customerid, price), \
              ADD INDEX pi2_registersegment (cashregisterid, customerid, price), \
              ADD INDEX pi2_pdc (price, dateandtime, customerid)"
             ]
         );
-        assert!(create_table("pi1", "InnoDB", false)[0]
-            .contains("PRIMARY KEY (transactionid)) ENGINE=InnoDB"));
+        assert_eq!(
+            create_table_in("pi1", "InnoDB", Dialect::mysql()),
+            [
+                "CREATE TABLE pi1 (transactionid BIGINT NOT NULL AUTO_INCREMENT, \
+              dateandtime DATETIME, cashregisterid INT NOT NULL, customerid INT NOT NULL, \
+              productid INT NOT NULL, price INT NOT NULL, data VARCHAR(4000), \
+              PRIMARY KEY (transactionid)) ENGINE=InnoDB"
+            ]
+        );
     }
 
     #[test]
     fn postgres_builds_each_index_on_its_own_and_caches_the_sequence() {
-        let idx = add_indexes("pi1", true);
+        let idx = add_indexes_in("pi1", Dialect::postgres());
         assert_eq!(idx.len(), 3);
         assert_eq!(
             idx[2],
             "CREATE INDEX pi1_pdc ON pi1 (price, dateandtime, customerid)"
         );
-        let t = create_table("pi1", "InnoDB", true);
-        assert!(t[0].contains("transactionid BIGSERIAL PRIMARY KEY"));
-        assert!(!t[0].contains("ENGINE"));
-        assert_eq!(t[1], "ALTER SEQUENCE pi1_transactionid_seq CACHE 1000");
+        assert_eq!(
+            create_table_in("pi1", "InnoDB", Dialect::postgres()),
+            [
+                "CREATE TABLE pi1 (transactionid BIGSERIAL PRIMARY KEY, \
+                 dateandtime TIMESTAMP WITHOUT TIME ZONE, cashregisterid INT NOT NULL, \
+                 customerid INT NOT NULL, productid INT NOT NULL, price INT NOT NULL, \
+                 data VARCHAR(4000))",
+                "ALTER SEQUENCE pi1_transactionid_seq CACHE 1000"
+            ]
+        );
     }
 }

@@ -37,10 +37,7 @@ const TABLES: &[(&str, &str, bool)] = &[
 
 /// The database the tables live in: the endpoint's.
 fn session(endpoint: &Endpoint) -> Result<PgSession> {
-    super::super::sysbench::schema::create_database(
-        endpoint,
-        endpoint.database.as_deref().unwrap_or("postgres"),
-    )?;
+    endpoint.create_database_if_missing(endpoint.database.as_deref().unwrap_or("postgres"))?;
     endpoint.pg().connect()
 }
 
@@ -136,11 +133,11 @@ pub fn cleanup(endpoint: &Endpoint) -> Result<()> {
 
 /// The scale the tables were made at: the number of branches (pgbench's own query).
 pub fn scale_of(conn: &mut Session) -> Result<u32> {
-    let Session::Pg(pg) = conn else {
+    if !conn.dialect().supports_pgbench() {
         return Err(anyhow!("pgbench's tables live on PostgreSQL"));
-    };
-    let rows = pg
-        .query("select count(*) from pgbench_branches")
+    }
+    let rows = conn
+        .text_rows("select count(*) from pgbench_branches")
         .map_err(|e| crate::error::usage(format!("{e} (run `prepare` first)")))?;
     let n: u32 = rows
         .first()

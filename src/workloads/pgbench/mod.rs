@@ -5,7 +5,7 @@
 pub mod init;
 pub mod script;
 
-use crate::connection::{Endpoint, Engine, Session};
+use crate::connection::{Dialect, Endpoint, Session};
 use crate::error::usage;
 use crate::workloads::random::Rng;
 use crate::workloads::{Worker, Workload};
@@ -91,11 +91,11 @@ pub fn pgbench_workload(name: &str, opts: &PgbenchOptions) -> Result<Box<dyn Wor
 
 /// pgbench's scripts run on PostgreSQL only: checked before anything connects.
 pub fn postgres_only(name: &str, endpoint: &Endpoint) -> Result<()> {
-    refuse_unless(name, endpoint.engine == Engine::Postgres)
+    refuse_unless(name, endpoint.dialect())
 }
 
-fn refuse_unless(name: &str, postgres: bool) -> Result<()> {
-    if !postgres {
+fn refuse_unless(name: &str, dialect: Dialect) -> Result<()> {
+    if !dialect.supports_pgbench() {
         return Err(usage(format!(
             "{name} is pgbench's and runs on PostgreSQL only (--db-driver=pgsql)"
         )));
@@ -125,7 +125,7 @@ impl Workload for PgbenchWorkload {
         seed: u64,
         conn: &mut Session,
     ) -> Result<Box<dyn Worker>> {
-        refuse_unless(self.name, conn.is_postgres())?;
+        refuse_unless(self.name, conn.dialect())?;
         // As pgbench: the scale is what the tables hold.
         let scale = init::scale_of(conn).context("reading the scale from pgbench_branches")?;
         let rng = Rng::for_stream(seed, WORKER_STREAM_BASE + thread as u64);

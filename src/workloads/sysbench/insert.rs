@@ -54,8 +54,9 @@ pub struct InsertWorker {
     ks: RangeSampler,
     unique: Arc<UniqueIds>,
     prefixes: Vec<String>,
-    /// PostgreSQL with auto_inc: sysbench leaves the id to the SERIAL column.
-    pg_prefixes: Vec<String>,
+    /// auto_inc where an id of 0 is stored as it is: sysbench leaves the id to the serial
+    /// column.
+    serial_prefixes: Vec<String>,
     c: Vec<u8>,
     pad: Vec<u8>,
     sql: String,
@@ -70,7 +71,7 @@ impl InsertWorker {
             ks: RangeSampler::new(opts.distribution(), 1, opts.table_size),
             unique,
             prefixes: (1..=opts.tables).map(sql::insert_values_prefix).collect(),
-            pg_prefixes: (1..=opts.tables)
+            serial_prefixes: (1..=opts.tables)
                 .map(sql::insert_values_prefix_serial)
                 .collect(),
             c: Vec::with_capacity(C_TEMPLATE.len()),
@@ -95,9 +96,9 @@ impl Worker for InsertWorker {
             std::str::from_utf8(&self.pad).unwrap_or_default(),
         );
         self.sql.clear();
-        if self.auto_inc && conn.is_postgres() {
-            // PostgreSQL would store an id of 0: the SERIAL column assigns it.
-            self.sql.push_str(&self.pg_prefixes[t - 1]);
+        if self.auto_inc && !conn.dialect().assigns_key_for_zero() {
+            // An id of 0 would be stored: the serial column assigns it when left out.
+            self.sql.push_str(&self.serial_prefixes[t - 1]);
             let _ = write!(self.sql, "({k}, '{c}', '{pad}')");
         } else {
             // 0 lets AUTO_INCREMENT assign the id; otherwise a unique id mapped to signed INT.

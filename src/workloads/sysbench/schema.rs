@@ -3,11 +3,10 @@
 
 use super::options::OltpOptions;
 use super::sql;
-use crate::connection::{AdminConn, Endpoint, Engine};
+use crate::connection::{AdminConn, Endpoint};
 use crate::error::usage;
 use crate::workloads::random::{fill_template, RangeSampler, Rng, C_TEMPLATE, PAD_TEMPLATE};
 use anyhow::{anyhow, Context, Result};
-use mysql::prelude::Queryable;
 use std::fmt::Write;
 
 /// sysbench's bulk-insert buffer: a statement is sent before it would exceed this.
@@ -36,7 +35,8 @@ pub fn prepare(
     seed: u64,
 ) -> Result<()> {
     let db = database_name(endpoint)?;
-    create_database(endpoint, &db)
+    endpoint
+        .create_database_if_missing(&db)
         .with_context(|| format!("creating database `{db}` at {}", endpoint.describe()))?;
     let endpoint = endpoint.clone().with_database(Some(&db));
     let threads = threads.clamp(1, opts.tables as usize);
@@ -67,27 +67,6 @@ pub fn prepare(
     Ok(())
 }
 
-/// The database, unless it exists (PostgreSQL has no CREATE DATABASE IF NOT EXISTS).
-pub fn create_database(endpoint: &Endpoint, db: &str) -> Result<()> {
-    match endpoint.engine {
-        Engine::MySql => endpoint
-            .connect_without_db()?
-            .query_drop(format!("CREATE DATABASE IF NOT EXISTS `{db}`"))
-            .map_err(Into::into),
-        Engine::Postgres => {
-            let mut c = endpoint.pg().with_database("postgres").connect()?;
-            let literal = db.replace('\'', "''");
-            let found = c.query(&format!(
-                "SELECT 1 FROM pg_database WHERE datname = '{literal}'"
-            ))?;
-            if found.is_empty() {
-                c.run(&format!("CREATE DATABASE \"{}\"", db.replace('"', "\"\"")))?;
-            }
-            Ok(())
-        }
-    }
-}
-
 fn load_table(
     conn: &mut AdminConn,
     table: u32,
@@ -96,7 +75,7 @@ fn load_table(
     seed: u64,
 ) -> Result<()> {
     println!("Creating table 'sbtest{table}'...");
-    let ddl = sql::create_table(table, opts, conn.is_postgres());
+    let ddl = sql::create_table(table, opts, conn.dialect());
     conn.run(&ddl).with_context(|| {
         format!("creating table sbtest{table} (does it exist already? run cleanup first)")
     })?;

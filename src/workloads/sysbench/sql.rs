@@ -2,6 +2,7 @@
 //! (docs/sysbench-compat.md#statement-texts): statement digests and performance_schema instruments match on it.
 
 use super::options::OltpOptions;
+use crate::connection::{Dialect, KeyWidth};
 
 pub const BEGIN: &str = "BEGIN";
 pub const COMMIT: &str = "COMMIT";
@@ -66,11 +67,11 @@ pub fn random_ranges(ranges: u32) -> String {
 /// sysbench's DDL for table `table`: MySQL's with its engine clause, or its pgsql driver's
 /// (SERIAL for auto_inc, no engine clause: the Lua format's two empty fields leave two
 /// spaces after the parenthesis).
-pub fn create_table(table: u32, opts: &OltpOptions, postgres: bool) -> String {
-    let id_def = match (opts.auto_inc, postgres) {
-        (true, false) => "INTEGER NOT NULL AUTO_INCREMENT",
-        (true, true) => "SERIAL",
-        (false, _) => "INTEGER NOT NULL",
+pub fn create_table(table: u32, opts: &OltpOptions, dialect: Dialect) -> String {
+    let id_def = if opts.auto_inc {
+        dialect.serial_type(KeyWidth::Int)
+    } else {
+        "INTEGER NOT NULL"
     };
     let id_index = if opts.secondary {
         "KEY xid"
@@ -78,10 +79,10 @@ pub fn create_table(table: u32, opts: &OltpOptions, postgres: bool) -> String {
         "PRIMARY KEY"
     };
     // After the parenthesis: sysbench's empty `mysql_table_options` after the engine.
-    let tail = if postgres {
-        "  ".to_string()
-    } else {
+    let tail = if dialect.takes_storage_engine() {
         format!(" /*! ENGINE = {} */ ", opts.mysql_storage_engine)
+    } else {
+        "  ".to_string()
     };
     format!(
         "CREATE TABLE sbtest{table}(\n  id {id_def},\n  k INTEGER DEFAULT '0' NOT NULL,\n  \
@@ -112,7 +113,7 @@ mod tests {
 
     #[test]
     fn ddl_has_sysbench_shape() {
-        let ddl = create_table(3, &OltpOptions::default(), false);
+        let ddl = create_table(3, &OltpOptions::default(), Dialect::mysql());
         assert_eq!(
             ddl,
             "CREATE TABLE sbtest3(\n  id INTEGER NOT NULL AUTO_INCREMENT,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n) /*! ENGINE = innodb */ "
@@ -124,7 +125,7 @@ mod tests {
                 secondary: true,
                 ..Default::default()
             },
-            false,
+            Dialect::mysql(),
         );
         assert!(ddl.contains("id INTEGER NOT NULL,\n") && ddl.contains("KEY xid (id)"));
     }
@@ -132,7 +133,7 @@ mod tests {
     #[test]
     fn postgres_ddl_has_sysbench_pgsql_shape() {
         assert_eq!(
-            create_table(2, &OltpOptions::default(), true),
+            create_table(2, &OltpOptions::default(), Dialect::postgres()),
             "CREATE TABLE sbtest2(\n  id SERIAL,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n)  "
         );
     }

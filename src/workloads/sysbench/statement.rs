@@ -9,9 +9,6 @@ use crate::workloads::{EventError, QueryCounters};
 use anyhow::{Context, Result};
 use std::fmt::Write;
 
-/// MariaDB/MySQL's answer to a statement that cannot be prepared.
-const ER_UNSUPPORTED_PS: u16 = 1295;
-
 /// A value bound to a `?`.
 #[derive(Clone, Copy, Debug)]
 pub enum Param<'a> {
@@ -47,7 +44,7 @@ impl Statement {
         let exec = if prepared {
             match conn.prepare(text) {
                 Ok(stmt) => Exec::Prepared(stmt),
-                Err(e) if e.mysql_code() == Some(ER_UNSUPPORTED_PS) => text_form(),
+                Err(e) if e.cannot_be_prepared() => text_form(),
                 Err(e) => {
                     return Err(e).with_context(|| format!("preparing `{text}`"));
                 }
