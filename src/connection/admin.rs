@@ -21,12 +21,6 @@ impl AdminConn {
         })
     }
 
-    /// Whether the server speaks PostgreSQL's protocol. Prefer [`AdminConn::dialect`]'s
-    /// answers to the question at hand.
-    pub fn is_postgres(&self) -> bool {
-        matches!(self, AdminConn::Pg(_))
-    }
-
     /// The SQL this connection's server takes.
     pub fn dialect(&self) -> Dialect {
         match self {

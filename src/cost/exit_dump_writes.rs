@@ -167,7 +167,7 @@ fn rebuild(
     opts: &IbenchOptions,
 ) -> Result<()> {
     conn.run(&format!("DROP TABLE IF EXISTS {table}"))?;
-    for sql in create_table(table, &opts.engine, true) {
+    for sql in create_table(table, &opts.engine, conn.dialect()) {
         conn.run(&sql)?;
     }
     conn.run(&format!(
@@ -182,7 +182,7 @@ fn rebuild(
         seq.is_called == "t"
     ))?;
     if indexed {
-        for sql in add_indexes(table, true) {
+        for sql in add_indexes(table, conn.dialect()) {
             conn.run(&sql)?;
         }
     }

@@ -6,7 +6,7 @@
 
 use super::options::IbenchOptions;
 use super::roles::{Deleter, Inserter, Querier};
-use super::schema::add_indexes_in;
+use super::schema::add_indexes;
 use super::steps::{Step, StepKind};
 use super::table::TableState;
 use crate::connection::Endpoint;
@@ -90,7 +90,7 @@ impl WriteWork {
     pub fn run(&mut self, conn: &mut Session) -> Result<u64> {
         let mut q = QueryCounters::default();
         if self.step.kind == StepKind::Index {
-            for sql in add_indexes_in(&self.table.name, conn.dialect()) {
+            for sql in add_indexes(&self.table.name, conn.dialect()) {
                 conn.query(&sql).with_context(|| {
                     format!("building the indexes of {}: `{sql}`", self.table.name)
                 })?;

@@ -3,7 +3,7 @@
 
 use super::options::IbenchOptions;
 use super::rows::{insert_sql, Batch, RowMaker};
-use super::schema::{add_indexes_in, index_name, INDEXES};
+use super::schema::{add_indexes, index_name, INDEXES};
 use super::steps::QueryShape;
 use super::table::TableState;
 use crate::connection::wire::Value;
@@ -357,7 +357,7 @@ impl Worker for Indexer {
         if self.insert.done < self.insert.total {
             return self.insert.insert(conn, q);
         }
-        for sql in add_indexes_in(&self.insert.table.name, conn.dialect()) {
+        for sql in add_indexes(&self.insert.table.name, conn.dialect()) {
             conn.query(&sql).map_err(|e| classify_error(e, &sql))?;
             q.other += 1;
         }

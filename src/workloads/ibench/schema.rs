@@ -29,7 +29,7 @@ const KEY: &str = "transactionid";
 
 /// The statements that create one table: with the storage engine where tables take one;
 /// on PostgreSQL with a bigserial key whose sequence hands each session 1000 values at a time.
-pub fn create_table_in(table: &str, engine: &str, dialect: Dialect) -> Vec<String> {
+pub fn create_table(table: &str, engine: &str, dialect: Dialect) -> Vec<String> {
     let key = dialect.numbered_primary_key(KEY, KeyWidth::BigInt);
     let constraint = key.constraint.map(|c| format!(", {c}")).unwrap_or_default();
     let engine = if dialect.takes_storage_engine() {
@@ -56,32 +56,12 @@ pub fn create_table_in(table: &str, engine: &str, dialect: Dialect) -> Vec<Strin
 /// The statements that build the three indexes: on MySQL one ALTER TABLE, one scan of the
 /// table for all of them; on PostgreSQL one CREATE INDEX per index, in order, as the
 /// original does there (docs/insert-benchmark.md#tables-and-rows).
-pub fn add_indexes_in(table: &str, dialect: Dialect) -> Vec<String> {
+pub fn add_indexes(table: &str, dialect: Dialect) -> Vec<String> {
     let indexes: Vec<(String, &str)> = INDEXES
         .iter()
         .map(|(suffix, cols)| (index_name(table, suffix), *cols))
         .collect();
     dialect.add_indexes(table, &indexes)
-}
-
-/// [`create_table_in`] in PostgreSQL's dialect when `postgres`, else in MySQL's: for a caller
-/// that knows which server it builds for without a connection at hand.
-pub fn create_table(table: &str, engine: &str, postgres: bool) -> Vec<String> {
-    create_table_in(table, engine, dialect_by_flag(postgres))
-}
-
-/// [`add_indexes_in`] in PostgreSQL's dialect when `postgres`, else in MySQL's (see
-/// [`create_table`]).
-pub fn add_indexes(table: &str, postgres: bool) -> Vec<String> {
-    add_indexes_in(table, dialect_by_flag(postgres))
-}
-
-fn dialect_by_flag(postgres: bool) -> Dialect {
-    if postgres {
-        Dialect::postgres()
-    } else {
-        Dialect::mysql()
-    }
 }
 
 /// The endpoint of the benchmark's database.
@@ -106,7 +86,7 @@ pub fn recreate(endpoint: &Endpoint, o: &IbenchOptions) -> Result<()> {
     let mut db = AdminConn::open(&in_database(endpoint))?;
     for c in 0..o.clients as usize {
         let t = table_name(c);
-        for sql in create_table_in(&t, &o.engine, dialect) {
+        for sql in create_table(&t, &o.engine, dialect) {
             db.run(&sql)
                 .with_context(|| format!("creating table {DATABASE}.{t}"))?;
         }
@@ -159,7 +139,7 @@ mod tests {
     #[test]
     fn one_alter_adds_the_three_indexes_in_order() {
         assert_eq!(
-            add_indexes_in("pi2", Dialect::mysql()),
+            add_indexes("pi2", Dialect::mysql()),
             [
                 "ALTER TABLE pi2 ADD INDEX pi2_marketsegment (productid, customerid, price), \
              ADD INDEX pi2_registersegment (cashregisterid, customerid, price), \
@@ -167,7 +147,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            create_table_in("pi1", "InnoDB", Dialect::mysql()),
+            create_table("pi1", "InnoDB", Dialect::mysql()),
             [
                 "CREATE TABLE pi1 (transactionid BIGINT NOT NULL AUTO_INCREMENT, \
               dateandtime DATETIME, cashregisterid INT NOT NULL, customerid INT NOT NULL, \
@@ -179,14 +159,14 @@ mod tests {
 
     #[test]
     fn postgres_builds_each_index_on_its_own_and_caches_the_sequence() {
-        let idx = add_indexes_in("pi1", Dialect::postgres());
+        let idx = add_indexes("pi1", Dialect::postgres());
         assert_eq!(idx.len(), 3);
         assert_eq!(
             idx[2],
             "CREATE INDEX pi1_pdc ON pi1 (price, dateandtime, customerid)"
         );
         assert_eq!(
-            create_table_in("pi1", "InnoDB", Dialect::postgres()),
+            create_table("pi1", "InnoDB", Dialect::postgres()),
             [
                 "CREATE TABLE pi1 (transactionid BIGSERIAL PRIMARY KEY, \
                  dateandtime TIMESTAMP WITHOUT TIME ZONE, cashregisterid INT NOT NULL, \
