@@ -3,8 +3,8 @@
 //! in a sandbox (launch.rs: every setting on the command line, its own hba file; cluster.rs:
 //! initdb once per binary, copied per sandbox; secure.rs: this start's password), whether the
 //! settings took effect (settings.rs, from pg_settings), its instrumentation as scenarios
-//! (scenarios.rs), the study parts it runs, and how cost mode counts (cost.rs: each backend's
-//! exit dump).
+//! (scenarios.rs), the study parts it runs, and how cost mode counts (each backend from the
+//! dump it writes at exit: cost::ExitDumps).
 
 pub mod binaries;
 pub mod cluster;
