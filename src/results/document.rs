@@ -195,6 +195,29 @@ pub struct Resources {
     /// on no block device).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<DeviceIo>,
+    /// Alternating cells: CPUs the other variants' live servers kept busy on average while
+    /// this one was measured (not counted as another process's CPU).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_servers_cpu_util: Option<f64>,
+}
+
+/// One slice of an alternating cell: a stretch of the measured time on this variant's
+/// server while the others' servers stayed up and idle.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SliceRecord {
+    /// Position in the cell's sequence of slices over every variant (0 = the first slice).
+    pub position: u32,
+    /// Seconds since the cell's first slice began.
+    pub at_s: f64,
+    pub duration_s: f64,
+    pub transactions: u64,
+    pub tps: f64,
+    pub server_cpu_us_per_txn: f64,
+    pub client_cpu_us_per_txn: f64,
+    /// CPUs the other live servers kept busy during this slice.
+    pub idle_servers_cpu_util: f64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<Flag>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -232,6 +255,9 @@ pub struct CellResult {
     /// An Insert Benchmark step's own figures (rows, background rate, original buckets).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub insert_benchmark: Option<StepResult>,
+    /// An alternating cell's slices, in the order they ran (empty when the cell ran whole).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slices: Vec<SliceRecord>,
 }
 
 /// A profiled cell: where its folded stacks are and the work they stand for, so that they

@@ -19,8 +19,8 @@ pub use bench::BenchDocument;
 pub use build::{Family, Flavour, Origin, ServerBuild};
 pub use document::{
     CellKey, CellResult, CostResult, CostUnit, CostWindow, DatasetRecord, DeviceIo, Flag,
-    FrameGrowth, FramesThatGrew, Regime, RegimeCheck, Resources, StudyResults, COST_TOLERANCE,
-    COST_WRITE_TOLERANCE, REGIME_CACHED_MAX, REGIME_IO_BOUND_MIN,
+    FrameGrowth, FramesThatGrew, Regime, RegimeCheck, Resources, SliceRecord, StudyResults,
+    COST_TOLERANCE, COST_WRITE_TOLERANCE, REGIME_CACHED_MAX, REGIME_IO_BOUND_MIN,
 };
 pub use io::write_atomically;
 pub use provenance::{Host, PfsState, ServerOption, VariantProvenance};

@@ -45,6 +45,13 @@ pub struct Study {
     pub threads: Vec<u32>,
     #[serde(default)]
     pub mode: Mode,
+    /// How throughput cells run: each variant's turn in a round (`turns`), or every variant's
+    /// server up at once with the load alternating between them in slices (`alternate`).
+    #[serde(default, skip_serializing_if = "Schedule::is_turns")]
+    pub schedule: Schedule,
+    /// With `schedule = "alternate"`: measured seconds per slice (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice: Option<f64>,
     /// With `mode = "both"`: the variants also measured in throughput mode (default: all).
     #[serde(default)]
     pub throughput_variants: Option<Vec<String>>,
@@ -72,6 +79,34 @@ pub struct Study {
     pub variants: Vec<Variant>,
     #[serde(rename = "workload", default)]
     pub workloads: Vec<WorkloadStep>,
+}
+
+/// How a round's throughput cells are run (docs/study-file.md#schedule).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Schedule {
+    /// One variant's server at a time: all its cells, then the next variant's.
+    #[default]
+    Turns,
+    /// Every variant's server up at once; each cell's measured time is cut into slices that
+    /// alternate between the servers (A B B A …), so that slow drift hits every variant alike.
+    Alternate,
+}
+
+impl Schedule {
+    fn is_turns(&self) -> bool {
+        *self == Schedule::Turns
+    }
+}
+
+/// Seconds per slice when a study alternates and does not say.
+pub const DEFAULT_SLICE_S: f64 = 1.0;
+
+impl Study {
+    /// Measured seconds per slice of an alternating study.
+    pub fn slice_s(&self) -> f64 {
+        self.slice.unwrap_or(DEFAULT_SLICE_S)
+    }
 }
 
 fn default_threshold() -> f64 {

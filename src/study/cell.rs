@@ -25,6 +25,9 @@ pub struct Target<'a> {
     pub device: Option<&'a Device>,
     /// The regime the cell must be in, checked from the server's counters.
     pub regime: Option<Regime>,
+    /// The other variants' live servers of an alternating cell: their CPU is theirs, not
+    /// another process's.
+    pub idle_servers: &'a [i32],
 }
 
 pub struct CellPlan<'a> {
@@ -38,7 +41,12 @@ pub struct CellPlan<'a> {
     pub profile: Option<&'a crate::profile::CellSampler>,
 }
 
-fn driver_run(plan: &CellPlan, target: &Target, time: f64, events: i64) -> Result<RunReport> {
+pub(super) fn driver_run(
+    plan: &CellPlan,
+    target: &Target,
+    time: f64,
+    events: i64,
+) -> Result<RunReport> {
     let opts = RunOptions {
         threads: plan.key.threads as i64,
         time,
@@ -97,6 +105,7 @@ pub fn probed(
     // The server's whole process tree: PostgreSQL works in one process per connection.
     let server_before = process_tree::sample(target.server_pid)?;
     let client_before = ProcSample::of_self()?;
+    let idle_before = idle_cpu_us(target.idle_servers)?;
 
     let sampling = match profile {
         Some(p) => Some(p.start(target.server_pid)?),
@@ -114,6 +123,7 @@ pub fn probed(
     let client = ProcSample::of_self()?.since(&client_before);
     let server = process_tree::sample(target.server_pid)?.since(&server_before);
     let machine = MachineSample::now()?.since(&machine_before);
+    let idle_us = idle_cpu_us(target.idle_servers)?.saturating_sub(idle_before) as f64;
     let status_delta = StatusSnapshot::read(&mut admin)?.delta(&status_before);
     let pfs = PfsState::read_any(&mut admin)?;
 
@@ -124,7 +134,8 @@ pub fn probed(
     let profile = sampled.map(|s| s.store(txns)).transpose()?;
     let per = |x: f64| if txns > 0 { x / txns as f64 } else { 0.0 };
     let wall = report.total_time_s.max(1e-9);
-    let foreign_us = machine.busy_us as f64 - server.cpu_us as f64 - client.cpu_us as f64 - perf_us;
+    let foreign_us =
+        machine.busy_us as f64 - server.cpu_us as f64 - client.cpu_us as f64 - perf_us - idle_us;
     // The headline class: an Insert Benchmark query step's queries, else every statement.
     let lat = match &measured.insert_benchmark {
         Some(ib) if ib.counts_queries() => {
@@ -167,6 +178,7 @@ pub fn probed(
         pfs_memory_mb: pfs.memory_bytes as f64 / 1048576.0,
         status_per_txn: status::per_transaction(&status_delta, txns),
         device,
+        idle_servers_cpu_util: (!target.idle_servers.is_empty()).then(|| idle_us / 1e6 / wall),
     };
     let regime = target
         .regime
@@ -215,6 +227,7 @@ pub fn probed(
         flags,
         profile,
         insert_benchmark: measured.insert_benchmark,
+        slices: Vec::new(),
     })
 }
 
@@ -241,7 +254,18 @@ pub fn failed(key: CellKey, error: String) -> CellResult {
         flags: Vec::new(),
         profile: None,
         insert_benchmark: None,
+        slices: Vec::new(),
     }
+}
+
+/// CPU microseconds used so far by the process trees of `pids` (servers that may have
+/// exited count nothing).
+fn idle_cpu_us(pids: &[i32]) -> Result<u64> {
+    let mut total = 0;
+    for &pid in pids {
+        total += process_tree::sample(pid).map_or(0, |s| s.cpu_us);
+    }
+    Ok(total)
 }
 
 /// Shorter intervals give no rate: a window's last, partial interval can last half a

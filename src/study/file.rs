@@ -4,7 +4,7 @@
 
 use crate::error::usage;
 pub use crate::results::study::{
-    CostSettings, Dataset, Limits, Mode, Study, Variant, WorkloadStep, INSERT_BENCHMARK,
+    CostSettings, Dataset, Limits, Mode, Schedule, Study, Variant, WorkloadStep, INSERT_BENCHMARK,
 };
 use crate::workloads::ibench::{parse_steps, IbenchOptions, Step};
 use crate::workloads::pgbench::{is_pgbench, PGBENCH_WORKLOADS};
@@ -31,6 +31,34 @@ pub fn parse(text: &str, origin: &str) -> Result<Study> {
 }
 
 impl Study {
+    /// What an alternating schedule needs: a slice no longer than the measured time, steps
+    /// that leave the data as they found it, and no profiling (its samples are per cell).
+    fn check_schedule(&self) -> Result<(), String> {
+        if self.schedule != Schedule::Alternate {
+            return match self.slice {
+                Some(_) => Err("slice applies to schedule = \"alternate\" only".into()),
+                None => Ok(()),
+            };
+        }
+        let slice = self.slice_s();
+        if !(slice.is_finite() && slice >= 0.5 && slice <= self.duration) {
+            return Err(format!(
+                "slice must be at least 0.5 seconds and at most duration ({}), got {slice}",
+                self.duration
+            ));
+        }
+        if let Some(w) = self.workloads.iter().find(|w| w.is_insert_benchmark()) {
+            return Err(format!(
+                "workload '{}': the Insert Benchmark changes its data step by step, so it runs with schedule = \"turns\"",
+                w.label()
+            ));
+        }
+        if self.profile.enabled {
+            return Err("profile samples whole cells, so it runs with schedule = \"turns\"".into());
+        }
+        Ok(())
+    }
+
     fn check(&self, origin: &str) -> Result<()> {
         let bad = |what: String| Err(usage(format!("{origin}: {what}")));
         if self.variants.is_empty() {
@@ -88,6 +116,8 @@ impl Study {
                 }
             }
         }
+        self.check_schedule()
+            .map_err(|e| usage(format!("{origin}: {e}")))?;
         if self.rounds == 0 {
             return bad("rounds must be at least 1".into());
         }

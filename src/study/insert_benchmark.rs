@@ -32,6 +32,7 @@ pub fn run_entry(
         server_pid: sb.pid().context("server not running")?,
         device,
         regime: None,
+        idle_servers: &[],
     };
     let ib = ibench::Target {
         endpoint: &endpoint,

@@ -1,5 +1,6 @@
 //! Studies: variants × workload steps × threads × rounds, interleaved, verified, measured.
 
+mod alternate;
 pub mod builtin;
 pub mod cell;
 mod context;
@@ -14,6 +15,7 @@ mod progress;
 pub mod regime;
 pub mod runner;
 pub mod shard;
+mod slices;
 mod throughput;
 pub mod variant;
 pub mod work;

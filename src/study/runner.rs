@@ -5,8 +5,9 @@
 pub use super::context::Request;
 use super::context::RunContext;
 use super::progress::Progress;
-use super::{cost_runner, dataset, throughput, work};
+use super::{alternate, cost_runner, dataset, throughput, work};
 use crate::results::document::{FORMAT, VERSION};
+use crate::results::study::Schedule;
 use crate::results::{Sharding, StudyResults};
 use anyhow::{Context, Result};
 use std::collections::BTreeMap;
@@ -108,7 +109,10 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
     if work::runs_cost(&res) {
         cost_runner::run_cost(&ctx, &work::cost_variants(&study), &mut res)?;
     }
-    throughput::run_throughput(&ctx, &turns, &mut res)?;
+    match study.schedule {
+        Schedule::Turns => throughput::run_throughput(&ctx, &turns, &mut res)?,
+        Schedule::Alternate => alternate::run_alternating(&ctx, &mut res)?,
+    }
     profile_outputs(&req.out_dir, &mut res);
 
     progress.finish();

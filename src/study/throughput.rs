@@ -15,7 +15,7 @@ use anyhow::{Context, Result};
 use std::time::Duration;
 
 /// The first turn of a round records its host and its variants' order.
-fn record_round(study: &Study, res: &mut StudyResults, round: u32) {
+pub(super) fn record_round(study: &Study, res: &mut StudyResults, round: u32) {
     if res.sharding.rounds.iter().any(|r| r.round == round) {
         return;
     }
@@ -42,21 +42,9 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
     for turn in turns {
         let (round, v) = (turn.round, turn.variant);
         record_round(study, res, round);
-        let name = variant::sandbox_name(ctx.prefix, &v.name);
-        let data = &ctx.datadirs[&v.basedir];
-        let mut extra_options = variant::connection_options(v, clients)?;
-        extra_options.extend(regime::launch_options(study, v, data.bytes));
+        let launch = launch(ctx, v, clients)?;
+        let name = launch.sandbox_name.clone();
         let regime = regime::of(study, v);
-        let launch = variant::Launch {
-            database: dataset::DATABASE,
-            variant: v,
-            home: &ctx.req.home,
-            sandbox_name: name.clone(),
-            datadir: &data.dir,
-            extra_options,
-            wrapper: Vec::new(),
-            ready_timeout: Duration::from_secs(120),
-        };
         ctx.progress
             .start(&format!("round {} {}: starting", round + 1, v.name));
         let (mut sb, prov) = variant::start(&launch)?;
@@ -129,9 +117,30 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
     Ok(())
 }
 
+/// How a variant's sandbox of this study run starts (and starts again after a death).
+pub(super) fn launch<'a>(
+    ctx: &'a RunContext,
+    v: &'a super::file::Variant,
+    clients: u32,
+) -> Result<variant::Launch<'a>> {
+    let data = &ctx.datadirs[&v.basedir];
+    let mut extra_options = variant::connection_options(v, clients)?;
+    extra_options.extend(regime::launch_options(ctx.study, v, data.bytes));
+    Ok(variant::Launch {
+        database: dataset::DATABASE,
+        variant: v,
+        home: &ctx.req.home,
+        sandbox_name: variant::sandbox_name(ctx.prefix, &v.name),
+        datadir: &data.dir,
+        extra_options,
+        wrapper: Vec::new(),
+        ready_timeout: Duration::from_secs(120),
+    })
+}
+
 /// The most client connections a cell of the study opens: its largest thread count, and for
 /// an Insert Benchmark entry its query steps' inserter, deleter and querier per client.
-fn most_connections(study: &Study) -> u32 {
+pub(super) fn most_connections(study: &Study) -> u32 {
     let sysbench = study
         .sysbench_steps()
         .into_iter()
@@ -151,7 +160,7 @@ fn most_connections(study: &Study) -> u32 {
 
 /// The block device holding the sandbox's datadir; when there is none (tmpfs, overlay), the
 /// study says so once and its cells go without device IO.
-fn device_of(sb: &Sandbox, res: &mut StudyResults) -> Option<Device> {
+pub(super) fn device_of(sb: &Sandbox, res: &mut StudyResults) -> Option<Device> {
     match Device::holding(&sb.state().datadir) {
         Ok(d) => Some(d),
         Err(e) => {
@@ -166,7 +175,7 @@ fn device_of(sb: &Sandbox, res: &mut StudyResults) -> Option<Device> {
 
 /// A cached variant reads all its data into the buffer pool before its cells; the seconds
 /// it took are added to its dataset's record.
-fn prepare_regime(
+pub(super) fn prepare_regime(
     ctx: &RunContext,
     sb: &Sandbox,
     regime: Option<Regime>,
@@ -187,7 +196,7 @@ fn prepare_regime(
 }
 
 /// The tail of a dead server's error log, for a failed cell.
-fn death_note(sb: &Sandbox) -> String {
+pub(super) fn death_note(sb: &Sandbox) -> String {
     let log = errorlog::since(sb.error_log(), 0);
     format!(
         "server died; last lines of its error log:\n{}",
@@ -213,6 +222,7 @@ fn with_attempts(
         server_pid: sb.pid().context("server not running")?,
         device,
         regime,
+        idle_servers: &[],
     };
     let plan = CellPlan {
         seed: cell_seed(base_seed, key.round, &key.step, key.threads),

@@ -156,7 +156,13 @@ pub fn cells_todo(study: &Study, res: &StudyResults) -> u64 {
 }
 
 /// Whether the document has no result for this cell yet.
-fn missing(res: &StudyResults, round: u32, v: &Variant, step: String, threads: u32) -> bool {
+pub(super) fn missing(
+    res: &StudyResults,
+    round: u32,
+    v: &Variant,
+    step: String,
+    threads: u32,
+) -> bool {
     res.cell(&CellKey {
         round,
         variant: v.name.clone(),
