@@ -59,7 +59,11 @@ fn slices_alternate_between_live_servers_and_are_kept() {
     }
     order.sort_by_key(|o| o.0);
     let variants: Vec<&str> = order.iter().map(|o| o.1.as_str()).collect();
-    assert_eq!(variants, ["ps_off", "default", "default", "ps_off"], "A B B A");
+    assert_eq!(
+        variants,
+        ["ps_off", "default", "default", "ps_off"],
+        "A B B A"
+    );
     // One after another in time, never two at once.
     for w in order.windows(2) {
         assert!(w[1].2 >= w[0].2 + 0.4, "slices overlap: {order:?}");
@@ -85,7 +89,10 @@ fn refused(study: &str) -> String {
 #[test]
 fn an_alternating_schedule_refuses_what_it_cannot_slice() {
     let t = refused(&ALTERNATE.replace("schedule = \"alternate\"", ""));
-    assert!(t.contains("slice applies to schedule = \"alternate\""), "{t}");
+    assert!(
+        t.contains("slice applies to schedule = \"alternate\""),
+        "{t}"
+    );
     let t = refused(&ALTERNATE.replace("slice = 0.5", "slice = 2"));
     assert!(t.contains("at most duration"), "{t}");
     let t = refused(&format!(

@@ -19,9 +19,11 @@ pub mod io_regime;
 pub mod markdown;
 pub mod provenance;
 pub mod publish;
+pub mod relative_cpu;
 pub mod sections;
 pub mod subject;
 pub mod tables;
+pub mod variant_lines;
 
 pub use subject::Subject;
 

@@ -2,6 +2,7 @@
 //! the details that explain or check it.
 
 use super::grid::Table;
+use super::relative_cpu::{self, Side};
 use super::subject::Subject;
 use super::{background, cost_table, hosts, io_regime, tables};
 
@@ -10,6 +11,8 @@ pub fn headline(s: &Subject) -> Vec<Table> {
     let mut t = vec![
         tables::absolute_throughput(s),
         tables::relative_throughput(s),
+        relative_cpu::relative_cpu(s, Side::Server),
+        relative_cpu::relative_cpu(s, Side::Client),
         tables::ratio_by_threads(s),
     ];
     t.extend(hosts::host_spread(s));

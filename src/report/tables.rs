@@ -39,15 +39,28 @@ pub fn median_of(
     (!v.is_empty()).then(|| median(&v))
 }
 
-/// Throughput of `pair.new` against `pair.base` at a (step, threads). Within a study each
-/// round's two cells ran side by side, so the ratio is formed per round over the rounds where
-/// both succeeded; two documents compared have no common rounds and are compared unpaired.
+/// Throughput of `pair.new` against `pair.base` at a (step, threads).
 pub fn compare_tps(s: &Subject, pair: &Pair, step: &str, threads: u32) -> Option<Comparison> {
+    compare_metric(s, pair, step, threads, |c| c.tps)
+}
+
+/// A per-cell metric of `pair.new` against `pair.base` at a (step, threads). Within a study
+/// each round's two cells ran side by side (or, alternating, in slices of one stretch of
+/// time), so the ratio is formed per round over the rounds where both succeeded: the interval
+/// is over server instances, not slices. Two documents compared have no common rounds and are
+/// compared unpaired.
+pub fn compare_metric(
+    s: &Subject,
+    pair: &Pair,
+    step: &str,
+    threads: u32,
+    f: impl Fn(&CellResult) -> f64,
+) -> Option<Comparison> {
     let res = &s.results;
     let threshold = res.study.threshold;
     if !s.paired() {
-        let base = values(res, &pair.base, step, threads, |c| c.tps);
-        let new = values(res, &pair.new, step, threads, |c| c.tps);
+        let base = values(res, &pair.base, step, threads, &f);
+        let new = values(res, &pair.new, step, threads, &f);
         return (!base.is_empty() && !new.is_empty()).then(|| unpaired(&base, &new, threshold));
     }
     let by_round: Vec<(f64, f64)> = rounds(res, &pair.base, step, threads)
@@ -55,7 +68,7 @@ pub fn compare_tps(s: &Subject, pair: &Pair, step: &str, threads: u32) -> Option
         .filter_map(|b| {
             rounds(res, &pair.new, step, threads)
                 .find(|n| n.ok && n.key.round == b.key.round)
-                .map(|n| (b.tps, n.tps))
+                .map(|n| (f(b), f(n)))
         })
         .collect();
     (!by_round.is_empty()).then(|| paired(&by_round, threshold))
@@ -66,12 +79,12 @@ pub fn flagged(res: &StudyResults, variant: &str, step: &str, threads: u32) -> b
     rounds(res, variant, step, threads).any(|c| !c.ok || !c.flags.is_empty())
 }
 
-fn pair_flagged(res: &StudyResults, p: &Pair, step: &str, threads: u32) -> bool {
+pub fn pair_flagged(res: &StudyResults, p: &Pair, step: &str, threads: u32) -> bool {
     flagged(res, &p.new, step, threads) || flagged(res, &p.base, step, threads)
 }
 
 /// The legend lines of a table, with the flag line when a value is flagged.
-fn legend_for(rows: &[Vec<Value>], mut legend: Vec<String>) -> Vec<String> {
+pub fn legend_for(rows: &[Vec<Value>], mut legend: Vec<String>) -> Vec<String> {
     if rows
         .iter()
         .flatten()
@@ -83,7 +96,7 @@ fn legend_for(rows: &[Vec<Value>], mut legend: Vec<String>) -> Vec<String> {
 }
 
 /// The pairs with throughput results on both sides.
-fn throughput_pairs(s: &Subject) -> Vec<&Pair> {
+pub fn throughput_pairs(s: &Subject) -> Vec<&Pair> {
     let measured = throughput_variants(&s.results);
     s.pairs
         .iter()

@@ -1,0 +1,128 @@
+//! The first Findings: one line per compared variant with what each measure says about it —
+//! cost (exact), server CPU per transaction and throughput, each with its verdict — so that a
+//! reader sees at once which measure resolved the change and which could not.
+
+use super::cells::slots;
+use super::cost_table;
+use super::relative_cpu::{compare_cpu, signed_change, Side};
+use super::subject::{Pair, Subject};
+use super::tables::compare_tps;
+use crate::stats::{rounds_to_resolve, Comparison, Verdict};
+
+/// One (step, threads) comparison.
+struct At {
+    step: String,
+    threads: u32,
+    c: Comparison,
+}
+
+impl At {
+    fn place(&self) -> String {
+        format!(
+            "{}, {} thread{}",
+            self.step,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" }
+        )
+    }
+}
+
+fn called(c: &Comparison) -> bool {
+    matches!(c.verdict, Verdict::Up | Verdict::Down)
+}
+
+fn width(c: &Comparison) -> f64 {
+    let w = c.high.ln() - c.low.ln();
+    if w.is_finite() {
+        w
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// The comparison that says the most: the largest called change, else the narrowest interval.
+fn most_telling(all: Vec<At>) -> Option<At> {
+    let (calls, rest): (Vec<At>, Vec<At>) = all.into_iter().partition(|a| called(&a.c));
+    if !calls.is_empty() {
+        return calls
+            .into_iter()
+            .max_by(|a, b| a.c.ratio.ln().abs().total_cmp(&b.c.ratio.ln().abs()));
+    }
+    rest.into_iter()
+        .min_by(|a, b| width(&a.c).total_cmp(&width(&b.c)))
+}
+
+/// What one measure says: its largest called change, or that it is within the threshold, or
+/// that it is not resolved and how many rounds would resolve it.
+fn clause(what: &str, best: Option<At>, threshold: f64) -> Option<String> {
+    let a = best?;
+    let tpct = format!("{:.0}%", threshold * 100.0);
+    Some(if a.c.verdict == Verdict::Unknown {
+        format!("{what} not resolved here ({}: fewer than 3 rounds)", a.place())
+    } else if called(&a.c) {
+        format!("{what} {} ({})", signed_change(&a.c), a.place())
+    } else if a.c.low >= 1.0 - threshold && a.c.high <= 1.0 + threshold {
+        format!(
+            "{what} within ±{tpct} ({}: {})",
+            a.place(),
+            signed_change(&a.c)
+        )
+    } else {
+        let would = match rounds_to_resolve(a.c.spread, threshold) {
+            Some(n) => format!(", about {n} rounds would resolve a {tpct} change"),
+            None => String::new(),
+        };
+        format!("{what} not resolved here ({}{would})", a.place())
+    })
+}
+
+fn comparisons(s: &Subject, f: impl Fn(&str, u32) -> Option<Comparison>) -> Vec<At> {
+    slots(&s.results)
+        .into_iter()
+        .filter_map(|(step, threads)| f(&step, threads).map(|c| At { step, threads, c }))
+        .collect()
+}
+
+fn cost_clause(s: &Subject, p: &Pair) -> Option<String> {
+    let parts: Vec<String> = cost_table::rows(s)
+        .into_iter()
+        .filter(|r| r.variant == p.new && r.base.as_deref() == Some(p.base.as_str()))
+        .filter_map(|r| {
+            r.ratio.map(|q| {
+                format!(
+                    "{:+.1}% instructions per {} ({})",
+                    (q - 1.0) * 100.0,
+                    r.unit,
+                    r.step
+                )
+            })
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// One line per pair: "default against ps_off: +8.7% instructions per transaction
+/// (point_select); server CPU per transaction +6.0% [+2.0%, +10.0%] (point_select,
+/// 2 threads); throughput not resolved here (…)".
+pub fn lines(s: &Subject) -> Vec<String> {
+    let threshold = s.threshold();
+    s.pairs
+        .iter()
+        .filter_map(|p| {
+            let cpu = most_telling(comparisons(s, |st, t| {
+                compare_cpu(s, p, st, t, Side::Server)
+            }));
+            let tps = most_telling(comparisons(s, |st, t| compare_tps(s, p, st, t)));
+            let parts: Vec<String> = [
+                cost_clause(s, p),
+                clause("server CPU per transaction", cpu, threshold),
+                clause("throughput", tps, threshold),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            (!parts.is_empty())
+                .then(|| format!("{} against {}: {}.", p.new, p.base, parts.join("; ")))
+        })
+        .collect()
+}
