@@ -21,6 +21,7 @@ pub mod provenance;
 pub mod publish;
 pub mod relative_cpu;
 pub mod sections;
+pub mod slice_table;
 pub mod subject;
 pub mod tables;
 pub mod variant_lines;

@@ -4,7 +4,7 @@
 use super::grid::Table;
 use super::relative_cpu::{self, Side};
 use super::subject::Subject;
-use super::{background, cost_table, hosts, io_regime, tables};
+use super::{background, cost_table, hosts, io_regime, slice_table, tables};
 
 /// The tables a reader looks at first: throughput, changes, cost.
 pub fn headline(s: &Subject) -> Vec<Table> {
@@ -24,13 +24,14 @@ pub fn headline(s: &Subject) -> Vec<Table> {
 /// The tables that explain a change or check a result: latency, resources, regime and
 /// device IO, validity.
 pub fn details(s: &Subject) -> Vec<Table> {
-    vec![
-        tables::latency(s),
-        tables::resources(s),
+    let mut t = vec![tables::latency(s), tables::resources(s)];
+    t.extend(slice_table::slices(s));
+    t.extend([
         io_regime::table(&s.results),
         tables::status(s),
         tables::validity(s),
-    ]
+    ]);
+    t
 }
 
 /// Every measurement table in the order a reader wants them.

@@ -281,7 +281,7 @@ fn variant_rows(res: &StudyResults) -> Vec<(String, u32, String)> {
 
 /// Medians over rounds of per-cell metrics, a row per (step, threads, variant); `metric(c, i)`
 /// is column `i` of cell `c`.
-fn per_variant_table(
+pub fn per_variant_table(
     res: &StudyResults,
     names: &[String],
     metric: &dyn Fn(&CellResult, usize) -> f64,

@@ -58,7 +58,10 @@ fn clause(what: &str, best: Option<At>, threshold: f64) -> Option<String> {
     let a = best?;
     let tpct = format!("{:.0}%", threshold * 100.0);
     Some(if a.c.verdict == Verdict::Unknown {
-        format!("{what} not resolved here ({}: fewer than 3 rounds)", a.place())
+        format!(
+            "{what} not resolved here ({}: fewer than 3 rounds)",
+            a.place()
+        )
     } else if called(&a.c) {
         format!("{what} {} ({})", signed_change(&a.c), a.place())
     } else if a.c.low >= 1.0 - threshold && a.c.high <= 1.0 + threshold {
