@@ -19,9 +19,11 @@ pub mod io_regime;
 pub mod markdown;
 pub mod provenance;
 pub mod publish;
+pub mod rounds_table;
 pub mod sections;
 pub mod subject;
 pub mod tables;
+pub mod ticks;
 
 pub use subject::Subject;
 

@@ -3,7 +3,7 @@
 
 use super::grid::Table;
 use super::subject::Subject;
-use super::{background, cost_table, hosts, io_regime, tables};
+use super::{background, cost_table, hosts, io_regime, rounds_table, tables};
 
 /// The tables a reader looks at first: throughput, changes, cost.
 pub fn headline(s: &Subject) -> Vec<Table> {
@@ -18,10 +18,11 @@ pub fn headline(s: &Subject) -> Vec<Table> {
     t
 }
 
-/// The tables that explain a change or check a result: latency, resources, regime and
-/// device IO, validity.
+/// The tables that explain a change or check a result: the rounds behind each interval,
+/// latency, resources, regime and device IO, validity.
 pub fn details(s: &Subject) -> Vec<Table> {
     vec![
+        rounds_table::per_round(s),
         tables::latency(s),
         tables::resources(s),
         io_regime::table(&s.results),
