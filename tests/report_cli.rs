@@ -45,7 +45,7 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-const REPORT_FILES: [&str; 16] = [
+const REPORT_FILES: [&str; 17] = [
     "bench.txt",
     "csv/cost.csv",
     "csv/latency.csv",
@@ -54,6 +54,7 @@ const REPORT_FILES: [&str; 16] = [
     "csv/regime-io.csv",
     "csv/relative.csv",
     "csv/resources.csv",
+    "csv/rounds.csv",
     "csv/servers.csv",
     "csv/status.csv",
     "csv/throughput.csv",
@@ -85,6 +86,7 @@ fn report_prints_markdown_and_writes_every_file() {
     for t in [
         "### Latency",
         "### Resources per transaction",
+        "### Throughput per round",
         "### Servers",
     ] {
         assert!(!printed.contains(t) && md.contains(t), "{t}");

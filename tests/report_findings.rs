@@ -161,7 +161,9 @@ fn no_change_is_resolved_as_within_the_threshold_and_two_rounds_make_no_call() {
     let line = f
         .iter()
         .find(|l| {
-            l.starts_with("point_select: default is within 5% of ps_off at 1 thread and 2 threads")
+            l.starts_with(
+                "point_select: default against ps_off within threshold (±5%) at 1 thread and 2 threads: ",
+            )
         })
         .unwrap_or_else(|| panic!("{f:#?}"));
     assert!(!line.contains("not resolved"), "{line}");
@@ -175,7 +177,7 @@ fn no_change_is_resolved_as_within_the_threshold_and_two_rounds_make_no_call() {
     two.study.rounds = 2;
     let f = findings(&Subject::study(two, "two rounds"));
     assert!(
-        f.iter().any(|l| l == "read_only: default against ps_off at 1 thread and 2 threads: no call with fewer than 3 rounds."),
+        f.iter().any(|l| l == "read_only: default against ps_off not resolved at 1 thread and 2 threads: fewer than 3 rounds."),
         "{f:#?}"
     );
     assert!(f.iter().all(|l| !l.contains("slower than")), "{f:#?}");

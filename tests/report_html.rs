@@ -187,6 +187,108 @@ fn device_io_and_regimes_get_their_charts_and_table() {
     );
 }
 
+/// (kind, y labels, x labels) of every chart: plotters writes y tick labels anchored at
+/// their end, and x tick labels centred after the title and the two axis descriptions.
+fn axis_labels(html: &str) -> Vec<(String, Vec<String>, Vec<String>)> {
+    html.split("<figure class=\"chart\"")
+        .skip(1)
+        .map(|chunk| {
+            let fig = chunk.split("</figure>").next().unwrap();
+            let kind = attr(fig.split('>').next().unwrap(), "data-kind").unwrap();
+            let texts: Vec<(Option<&str>, String)> = fig
+                .split("<text")
+                .skip(1)
+                .map(|t| {
+                    let (tag, rest) = t.split_once('>').unwrap();
+                    let body = rest.split("</text>").next().unwrap().trim().to_string();
+                    (attr(tag, "text-anchor"), body)
+                })
+                .collect();
+            let y = texts
+                .iter()
+                .filter(|(a, _)| *a == Some("end"))
+                .map(|(_, t)| t.clone())
+                .collect();
+            let x = texts
+                .iter()
+                .skip(3)
+                .filter(|(a, t)| *a == Some("middle") && !t.is_empty())
+                .map(|(_, t)| t.clone())
+                .collect();
+            (kind.to_string(), y, x)
+        })
+        .collect()
+}
+
+#[test]
+fn a_series_that_stayed_at_zero_gets_no_chart() {
+    use psbench::results::DeviceIo;
+    let mut r = fixture();
+    // Cached reads: the device wrote but never read.
+    for c in r.cells.iter_mut() {
+        c.per_second_device = (0..c.per_second_tps.len())
+            .map(|i| DeviceIo {
+                read_mb_s: 0.0,
+                write_mb_s: 1.0 + i as f64,
+                read_iops: 0.0,
+                write_iops: 10.0,
+            })
+            .collect();
+    }
+    let h = render(&Subject::study(r.clone(), "x"), Format::Html).unwrap();
+    let kinds: Vec<String> = charts(&h).into_iter().map(|c| c.0).collect();
+    assert_eq!(
+        kinds[..5],
+        [
+            "throughput",
+            "ratio",
+            "per-second",
+            "device-writes",
+            "latency"
+        ],
+        "{kinds:?}"
+    );
+    assert!(!kinds.iter().any(|k| k == "device-reads"), "{kinds:?}");
+    // Nor writes, once they are zero too; nothing else goes.
+    for c in r.cells.iter_mut() {
+        for d in &mut c.per_second_device {
+            d.write_mb_s = 0.0;
+        }
+    }
+    let h = render(&Subject::study(r, "x"), Format::Html).unwrap();
+    let kinds: Vec<String> = charts(&h).into_iter().map(|c| c.0).collect();
+    assert_eq!(kinds.len(), 8, "{kinds:?}");
+    assert!(!kinds.iter().any(|k| k.starts_with("device")), "{kinds:?}");
+}
+
+#[test]
+fn every_axis_has_at_least_three_labels() {
+    let mut r = fixture();
+    // read_write's latency: every percentile within 9.2–11.5 ms, narrower than a 1-2-5 step
+    // of a log axis (one label, "10.0", before).
+    for c in r.cells.iter_mut().filter(|c| c.key.step == "read_only") {
+        for (i, p) in ["p50", "p95", "p99", "p99.9", "max"].iter().enumerate() {
+            c.latency_ms.insert(p.to_string(), 9.2 + 0.5 * i as f64);
+        }
+    }
+    for h in [
+        html(),
+        render(&Subject::study(r, "x"), Format::Html).unwrap(),
+    ] {
+        let all = axis_labels(&h);
+        assert_eq!(all.len(), 8);
+        for (kind, y, x) in all {
+            assert!(y.len() >= 3, "{kind}: y labels {y:?}");
+            let mut distinct = y.clone();
+            distinct.dedup();
+            assert_eq!(distinct, y, "{kind}: repeated labels");
+            // Categorical axes label each category; a time axis at least three seconds.
+            let want = if kind == "per-second" { 3 } else { 2 };
+            assert!(x.len() >= want, "{kind}: x labels {x:?}");
+        }
+    }
+}
+
 fn chromium() -> Option<PathBuf> {
     for name in ["chromium", "chromium-browser", "google-chrome"] {
         let out = Command::new("sh")
@@ -277,6 +379,50 @@ fn chromium_renders_the_page_without_console_errors() {
         png.len()
     );
     eprintln!("screenshot: {}", shot.display());
+}
+
+#[test]
+fn the_servers_table_fits_a_1400_px_window() {
+    let Some(chromium) = chromium() else {
+        eprintln!("SKIPPED: chromium is not installed");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    // A copy of the page with a probe: the width each table needs to show its cells without
+    // wrapping them, written into the DOM that chromium dumps.
+    let probe = "<script>document.body.setAttribute('data-widths', Array.from(document.querySelectorAll('table')).map(t => { t.style.width = 'max-content'; return t.className + '=' + Math.ceil(t.getBoundingClientRect().width); }).join(' '))</script>";
+    let page = tmp.path().join("report.html");
+    std::fs::write(&page, html().replace("</body>", &format!("{probe}</body>"))).unwrap();
+    let out = Command::new(&chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--window-size=1400,3000",
+            "--dump-dom",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            tmp.path().join("p").display()
+        ))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("running chromium");
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let widths = dom
+        .split("data-widths=\"")
+        .nth(1)
+        .and_then(|w| w.split('"').next())
+        .unwrap_or_else(|| panic!("no widths in the dumped page: {dom:.500}"));
+    let servers: f64 = widths
+        .split(' ')
+        .find_map(|w| w.strip_prefix("servers="))
+        .unwrap_or_else(|| panic!("{widths}"))
+        .parse()
+        .unwrap();
+    // The page is at most 1360 px wide with its margins: the table fits without squeezing.
+    // Before, eight options repeated per row needed 2109 px.
+    assert!(servers <= 1360.0, "servers table {servers} px: {widths}");
 }
 
 #[test]

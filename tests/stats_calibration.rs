@@ -11,7 +11,7 @@
 //! (a within-round ratio spread of 5.2%, what the default study of a fresh machine showed), and
 //! one cell in 50 is disturbed unnoticed, losing 10–30%.
 
-use psbench::stats::{median, paired, unpaired, Verdict};
+use psbench::stats::{median, paired, unpaired};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -102,19 +102,11 @@ fn rates(method: &str, rounds: usize, effect: f64, noise: f64, seed: u64) -> Rat
         let (low, high, call) = match method {
             "paired t" => {
                 let c = paired(&pairs, THRESHOLD);
-                (
-                    c.low,
-                    c.high,
-                    matches!(c.verdict, Verdict::Up | Verdict::Down),
-                )
+                (c.low, c.high, c.verdict.called())
             }
             "unpaired Welch t" => {
                 let c = unpaired(&base, &new, THRESHOLD);
-                (
-                    c.low,
-                    c.high,
-                    matches!(c.verdict, Verdict::Up | Verdict::Down),
-                )
+                (c.low, c.high, c.verdict.called())
             }
             "unpaired bootstrap" => {
                 let (r, lo, hi) = unpaired_bootstrap(&base, &new, &mut boot_rng);

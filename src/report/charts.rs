@@ -5,9 +5,9 @@
 //! a reader (or a test) can count a chart's series by its coloured polylines.
 
 use super::cells::{steps, threads_of, throughput_variants};
-use super::grid::num;
 use super::subject::Subject;
 use super::tables::{compare_tps, median_of, values};
+use super::ticks::{self, ticked, Tick};
 use crate::stats::Summary;
 use anyhow::{anyhow, Result};
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
@@ -74,75 +74,90 @@ struct Axes<'a> {
     references: Vec<(f64, bool)>,
 }
 
+/// The ticks of the x axis: one per category, or round seconds.
+fn x_ticks(axes: &Axes) -> Vec<Tick> {
+    if axes.x_categories.is_empty() {
+        ticks::linear(axes.x.0, axes.x.1, ticks::MIN_TICKS)
+    } else {
+        axes.x_categories
+            .iter()
+            .enumerate()
+            .map(|(i, c)| Tick {
+                value: i as f64,
+                label: c.clone(),
+            })
+            .collect()
+    }
+}
+
+/// The ticks of the y axis: at least three labels, log or linear, fixed decimals for ratios.
+fn y_ticks(axes: &Axes) -> Vec<Tick> {
+    if axes.y_log {
+        return ticks::log(axes.y.0, axes.y.1);
+    }
+    // A fourth label where the range allows: values are read off this axis.
+    let mut t = ticks::linear(axes.y.0, axes.y.1, 4);
+    if axes.y_ratio {
+        // Ratios read as ratios: 1.00, not 1.
+        for tick in &mut t {
+            let decimals = tick.label.split_once('.').map_or(0, |(_, d)| d.len());
+            tick.label = format!("{:.*}", decimals.max(2), tick.value);
+        }
+    }
+    t
+}
+
 /// Draw lines on axes; returns the SVG text.
 fn draw(title: &str, axes: &Axes, lines: &[Line]) -> Result<String> {
+    let (xt, yt) = (x_ticks(axes), y_ticks(axes));
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let x_range = axes.x.0..axes.x.1;
+        let x_range = ticked(axes.x.0..axes.x.1, &xt);
         if axes.y_log {
-            let y = (axes.y.0..axes.y.1).log_scale();
-            plot(&root, title, axes, x_range, y, lines)?;
+            let y = ticked((axes.y.0..axes.y.1).log_scale(), &yt);
+            plot(&root, title, axes, x_range, y, (&xt, &yt), lines)?;
         } else {
-            plot(&root, title, axes, x_range, axes.y.0..axes.y.1, lines)?;
+            let y = ticked(axes.y.0..axes.y.1, &yt);
+            plot(&root, title, axes, x_range, y, (&xt, &yt), lines)?;
         }
         root.present().map_err(err)?;
     }
     Ok(svg)
 }
 
-fn plot<Y>(
+fn plot<X, Y>(
     root: &DrawingArea<SVGBackend, plotters::coord::Shift>,
     title: &str,
     axes: &Axes,
-    x_range: std::ops::Range<f64>,
+    x_range: X,
     y_range: Y,
+    (xt, yt): (&[Tick], &[Tick]),
     lines: &[Line],
 ) -> Result<()>
 where
+    X: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
     Y: AsRangedCoord<Value = f64>,
     Y::CoordDescType: ValueFormatter<f64>,
 {
+    // Room for the longest tick label beside the axis description, so neither covers the
+    // other.
+    let widest = yt
+        .iter()
+        .map(|t| t.label.chars().count())
+        .max()
+        .unwrap_or(1);
     let mut chart = ChartBuilder::on(root)
         .caption(title, ("sans-serif", 17))
         .margin(12)
         .x_label_area_size(38)
-        .y_label_area_size(62)
+        .y_label_area_size((widest as u32 * 8 + 28).max(50))
         .build_cartesian_2d(x_range, y_range)
         .map_err(err)?;
-    let cats = axes.x_categories.clone();
-    let x_fmt = move |x: &f64| {
-        let whole = (x - x.round()).abs() < 1e-6;
-        if cats.is_empty() {
-            // Seconds: whole numbers only.
-            if whole {
-                format!("{x:.0}")
-            } else {
-                String::new()
-            }
-        } else if whole && x.round() >= 0.0 {
-            cats.get(x.round() as usize).cloned().unwrap_or_default()
-        } else {
-            String::new()
-        }
-    };
-    let (y_log, y_ratio) = (axes.y_log, axes.y_ratio);
-    let y_fmt = move |y: &f64| {
-        if y_log {
-            // A log axis has ticks at 1…9 × 10^k; label 1, 2 and 5 only, or they overlap.
-            let m = y / 10f64.powf(y.log10().floor());
-            if [1.0, 2.0, 5.0].iter().any(|k| (m - k).abs() < 1e-6) {
-                num(*y)
-            } else {
-                String::new()
-            }
-        } else if y_ratio {
-            format!("{y:.2}")
-        } else {
-            num(*y)
-        }
-    };
+    let x_fmt = |x: &f64| ticks::label_at(xt, *x);
+    let y_fmt = |y: &f64| ticks::label_at(yt, *y);
     let mut mesh = chart.configure_mesh();
     mesh.x_desc(axes.x_desc)
         .y_desc(axes.y_desc)
@@ -152,16 +167,6 @@ where
         // Major grid lines only: the minor ones make a busy chart.
         .light_line_style(TRANSPARENT)
         .bold_line_style(RGBColor(0xe4, 0xe4, 0xe4));
-    if axes.y_log {
-        mesh.y_labels(6);
-    }
-    if axes.x_categories.is_empty() {
-        let span = (axes.x.1 - axes.x.0).round() as usize;
-        mesh.x_labels(span.clamp(2, 12));
-    } else {
-        // One label per category; plotters would otherwise pick fractional positions.
-        mesh.x_labels(axes.x_categories.len().max(2));
-    }
     mesh.draw().map_err(err)?;
     for (y, strong) in &axes.references {
         let style = if *strong {
@@ -507,18 +512,26 @@ pub fn for_step(s: &Subject, step: &str) -> Result<Vec<Chart>> {
     {
         charts.push(ratio_vs_threads(s, step)?);
     }
-    charts.push(per_second(s, step, top, &THROUGHPUT)?);
-    // Device traffic over time, as seed 004 charts it, when the cells measured any.
-    if res
-        .cells
-        .iter()
-        .any(|c| c.key.step == step && c.key.threads == top && !c.per_second_device.is_empty())
-    {
-        charts.push(per_second(s, step, top, &DEVICE_READS)?);
-        charts.push(per_second(s, step, top, &DEVICE_WRITES)?);
+    // Per-second series, device traffic too as seed 004 charts it, when the cells measured
+    // anything: a series that stayed at zero (no device reads) is not drawn at all.
+    for series in [&THROUGHPUT, &DEVICE_READS, &DEVICE_WRITES] {
+        if measured(s, step, top, series) {
+            charts.push(per_second(s, step, top, series)?);
+        }
     }
     charts.push(latency(s, step, top)?);
+    // A chart without a line says nothing.
+    charts.retain(|c| c.series > 0);
     Ok(charts)
+}
+
+/// Whether a successful round at (step, threads) has a value of `series` other than zero.
+fn measured(s: &Subject, step: &str, threads: u32, series: &Series) -> bool {
+    throughput_variants(&s.results).iter().any(|v| {
+        super::cells::rounds(&s.results, v, step, threads)
+            .filter(|c| c.ok)
+            .any(|c| (series.of)(c).iter().any(|x| x.is_finite() && *x != 0.0))
+    })
 }
 
 /// Every chart of the report, per step.

@@ -1,8 +1,8 @@
 //! CSV: one file per table for spreadsheets and scripts. Numbers at full precision; a spread
-//! or a change becomes several columns (median, min, max; ratio, low, high, verdict).
+//! or a change becomes several columns (median, min, max; ratio, low, high, verdict in the
+//! words of every format).
 
 use super::grid::{Kind, Table, Value};
-use crate::stats::Verdict;
 
 /// RFC 4180 quoting: only where a field needs it.
 fn field(s: &str) -> String {
@@ -18,15 +18,6 @@ fn number(v: f64) -> String {
         format!("{v}")
     } else {
         String::new()
-    }
-}
-
-fn verdict(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Up => "up",
-        Verdict::Down => "down",
-        Verdict::Same => "same",
-        Verdict::Unknown => "unknown",
     }
 }
 
@@ -51,21 +42,14 @@ fn fields(v: &Value, kind: Kind) -> Vec<String> {
     let width = header("", kind).len();
     match v {
         Value::Text(s) => vec![s.clone()],
+        Value::List { .. } => vec![v.text()],
         Value::Number(x) | Value::Ratio(x) => vec![number(*x)],
         Value::Spread { median, min, max } => vec![number(*median), number(*min), number(*max)],
         Value::Change(c) => {
+            // The verdict in the words of every other format: said of the new variant,
+            // whichever way the ratio is shown.
             let (r, lo, hi) = c.shown();
-            let shown_verdict = match (c.cmp.verdict, c.inverted) {
-                (Verdict::Up, true) => Verdict::Down,
-                (Verdict::Down, true) => Verdict::Up,
-                (v, _) => v,
-            };
-            vec![
-                number(r),
-                number(lo),
-                number(hi),
-                verdict(shown_verdict).into(),
-            ]
+            vec![number(r), number(lo), number(hi), c.word().into()]
         }
         // Validity is in validity.csv; here the number only.
         Value::Flagged(inner) => fields(inner, kind),
@@ -102,7 +86,7 @@ pub fn table(t: &Table) -> String {
 mod tests {
     use super::*;
     use crate::report::grid::{Change, Column};
-    use crate::stats::Comparison;
+    use crate::stats::{Comparison, Verdict};
 
     #[test]
     fn spreads_and_changes_split_into_columns_and_text_is_quoted() {
@@ -132,17 +116,14 @@ mod tests {
                         min: 1.0,
                         max: 3.5,
                     },
-                    Value::Change(Change {
-                        cmp: Comparison {
-                            ratio: 0.5,
-                            low: 0.4,
-                            high: 0.625,
-                            verdict: Verdict::Down,
-                            rounds: 3,
-                            spread: 0.1,
-                        },
-                        inverted: true,
-                    }),
+                    Value::Change(Change::throughput_inverted(Comparison {
+                        ratio: 0.5,
+                        low: 0.4,
+                        high: 0.625,
+                        verdict: Verdict::Below,
+                        rounds: 3,
+                        spread: 0.1,
+                    })),
                 ],
                 vec![
                     Value::Text("z".into()),
@@ -156,7 +137,7 @@ mod tests {
         assert_eq!(
             table(&t),
             "step,a median,a min,a max,b / a,b / a low,b / a high,b / a verdict\n\
-             \"x, \"\"y\"\"\",2,1,3.5,2,1.6,2.5,up\n\
+             \"x, \"\"y\"\"\",2,1,3.5,2,1.6,2.5,slower\n\
              z,,,,,,,\n"
         );
     }

@@ -5,25 +5,15 @@
 
 use super::cells::{slots, throughput_variants};
 use super::cost_table::{self, CostRow};
-use super::grid::ratio;
+use super::grid::{pct_threshold, ratio, word, Sense, NOT_RESOLVED, WITHIN};
 use super::subject::{Pair, Subject};
 use super::tables::{compare_tps, flagged};
 use crate::results::COST_TOLERANCE;
-use crate::stats::{rounds_to_resolve, Comparison, Verdict};
+use crate::stats::{rounds_to_resolve, Comparison, Verdict, MIN_ROUNDS};
 
 /// Percent with one decimal, without sign: 0.079 → "7.9%".
 fn pct(x: f64) -> String {
     format!("{:.1}%", x.abs() * 100.0)
-}
-
-/// The threshold as a study states it: 0.05 → "5%", 0.025 → "2.5%".
-fn pct_threshold(x: f64) -> String {
-    let p = x * 100.0;
-    if (p - p.round()).abs() < 1e-9 {
-        format!("{p:.0}%")
-    } else {
-        format!("{p:.1}%")
-    }
 }
 
 fn threads(t: u32) -> String {
@@ -200,20 +190,14 @@ fn pair_step(p: &Pair, step: &str, cmps: &[Cmp], threshold: f64, rounds: u32) ->
             ""
         }
     };
-    for x in cmps
-        .iter()
-        .filter(|x| matches!(x.c.verdict, Verdict::Up | Verdict::Down))
-    {
-        let dir = if x.c.verdict == Verdict::Up {
-            "faster"
-        } else {
-            "slower"
-        };
+    // Each verdict in the words every table and file uses (grid::word).
+    for x in cmps.iter().filter(|x| x.c.verdict.called()) {
         out.push(format!(
-            "{}: {} is {} {dir} than {} at {}: {} over {} rounds{}.",
+            "{}: {} is {} {} than {} at {}: {} over {} rounds{}.",
             step,
             p.new,
             pct(x.c.ratio - 1.0),
+            word(x.c.verdict, Sense::Throughput),
             p.base,
             threads(x.threads),
             interval(&x.c),
@@ -221,21 +205,16 @@ fn pair_step(p: &Pair, step: &str, cmps: &[Cmp], threshold: f64, rounds: u32) ->
             care(x)
         ));
     }
-    let same: Vec<&Cmp> = cmps
+    let within: Vec<&Cmp> = cmps
         .iter()
-        .filter(|x| x.c.verdict == Verdict::Same)
-        .collect();
-    // Resolved: the whole interval lies within the threshold, or a change smaller than it.
-    let within: Vec<&&Cmp> = same
-        .iter()
-        .filter(|x| x.c.low > 1.0 - threshold && x.c.high < 1.0 + threshold)
+        .filter(|x| x.c.verdict == Verdict::Within)
         .collect();
     if !within.is_empty() {
         out.push(format!(
-            "{step}: {} is within {} of {} at {} (intervals {}).",
+            "{step}: {} against {} {WITHIN} (±{}) at {}: {}{}.",
             p.new,
-            pct_threshold(threshold),
             p.base,
+            pct_threshold(threshold),
             list(
                 &within
                     .iter()
@@ -243,11 +222,16 @@ fn pair_step(p: &Pair, step: &str, cmps: &[Cmp], threshold: f64, rounds: u32) ->
                     .collect::<Vec<_>>()
             ),
             list(&within.iter().map(|x| interval(&x.c)).collect::<Vec<_>>()),
+            if within.iter().any(|x| x.flagged) {
+                "; flagged rounds enter (see Validity)"
+            } else {
+                ""
+            }
         ));
     }
-    let open: Vec<&&Cmp> = same
+    let open: Vec<&Cmp> = cmps
         .iter()
-        .filter(|x| !(x.c.low > 1.0 - threshold && x.c.high < 1.0 + threshold))
+        .filter(|x| x.c.verdict == Verdict::NotResolved && x.c.rounds >= MIN_ROUNDS)
         .collect();
     if !open.is_empty() {
         let spreads: Vec<f64> = open
@@ -293,7 +277,7 @@ fn pair_step(p: &Pair, step: &str, cmps: &[Cmp], threshold: f64, rounds: u32) ->
             )
         };
         out.push(format!(
-            "{step}: {} against {} not resolved at {}: {}{spread}{would}{}.",
+            "{step}: {} against {} {NOT_RESOLVED} at {}: {}{spread}{would}{}.",
             p.new,
             p.base,
             list(&open.iter().map(|x| threads(x.threads)).collect::<Vec<_>>()),
@@ -305,17 +289,17 @@ fn pair_step(p: &Pair, step: &str, cmps: &[Cmp], threshold: f64, rounds: u32) ->
             }
         ));
     }
-    let unknown: Vec<String> = cmps
+    let few: Vec<String> = cmps
         .iter()
-        .filter(|x| x.c.verdict == Verdict::Unknown)
+        .filter(|x| x.c.verdict == Verdict::NotResolved && x.c.rounds < MIN_ROUNDS)
         .map(|x| threads(x.threads))
         .collect();
-    if !unknown.is_empty() {
+    if !few.is_empty() {
         out.push(format!(
-            "{step}: {} against {} at {}: no call with fewer than 3 rounds.",
+            "{step}: {} against {} {NOT_RESOLVED} at {}: fewer than {MIN_ROUNDS} rounds.",
             p.new,
             p.base,
-            list(&unknown)
+            list(&few)
         ));
     }
     out

@@ -46,10 +46,43 @@ pub enum Value {
     },
     Change(Change),
     Ratio(f64),
+    /// Items of one cell (options, statements): joined by `sep` in text and CSV, a line
+    /// each in HTML so that a cell is as wide as its longest item.
+    List {
+        items: Vec<String>,
+        sep: &'static str,
+    },
     /// No value, and why ("failed", "—").
     Missing(String),
     /// A value from rounds with validity flags or failures: read it with care.
     Flagged(Box<Value>),
+}
+
+/// What a ratio new / base measures, which decides the words of its verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sense {
+    /// Work per second: higher is better for the new variant ("faster", "slower").
+    Throughput,
+    /// Resources per unit of work (CPU or instructions per transaction): lower is better,
+    /// and "faster" would be wrong ("costs more", "costs less").
+    Cost,
+}
+
+/// The words of the two verdicts that call no change, whatever the metric.
+pub const WITHIN: &str = "within threshold";
+pub const NOT_RESOLVED: &str = "not resolved";
+
+/// The word for a verdict on new / base: said of the new variant, so the same whether the
+/// ratio is shown as new / base or base / new, and the same in every format.
+pub fn word(v: Verdict, sense: Sense) -> &'static str {
+    match (v, sense) {
+        (Verdict::Above, Sense::Throughput) => "faster",
+        (Verdict::Below, Sense::Throughput) => "slower",
+        (Verdict::Above, Sense::Cost) => "costs more",
+        (Verdict::Below, Sense::Cost) => "costs less",
+        (Verdict::Within, _) => WITHIN,
+        (Verdict::NotResolved, _) => NOT_RESOLVED,
+    }
 }
 
 /// A comparison of new with base, shown as new/base or (inverted) as base/new, the way the
@@ -58,6 +91,7 @@ pub enum Value {
 pub struct Change {
     pub cmp: Comparison,
     pub inverted: bool,
+    pub sense: Sense,
 }
 
 /// Whether the new variant came out better, worse or the same: colours the cell.
@@ -69,7 +103,38 @@ pub enum Tone {
     Unknown,
 }
 
+/// The marks: arrows follow the ratio as shown; the other two say no change was called.
+const UP: &str = "▲";
+const DOWN: &str = "▼";
+const WITHIN_MARK: &str = "≈";
+const NOT_RESOLVED_MARK: &str = "?";
+
 impl Change {
+    /// Throughput of new / base.
+    pub fn throughput(cmp: Comparison) -> Change {
+        Change {
+            cmp,
+            inverted: false,
+            sense: Sense::Throughput,
+        }
+    }
+
+    /// Throughput shown as base / new.
+    pub fn throughput_inverted(cmp: Comparison) -> Change {
+        Change {
+            inverted: true,
+            ..Change::throughput(cmp)
+        }
+    }
+
+    /// A cost (lower is better) of new / base.
+    pub fn cost(cmp: Comparison) -> Change {
+        Change {
+            sense: Sense::Cost,
+            ..Change::throughput(cmp)
+        }
+    }
+
     /// (ratio, low, high) as shown.
     pub fn shown(&self) -> (f64, f64, f64) {
         let c = &self.cmp;
@@ -80,24 +145,30 @@ impl Change {
         }
     }
 
-    /// The mark of the ratio as shown: ▲ called above 1.0, ▼ called below, ~ no change called,
-    /// ? too few rounds to call.
+    /// The verdict's word (faster, slower, costs more, costs less, within threshold, not
+    /// resolved).
+    pub fn word(&self) -> &'static str {
+        word(self.cmp.verdict, self.sense)
+    }
+
+    /// The mark of the ratio as shown: ▲ a change called above 1.0, ▼ below, ≈ within
+    /// threshold, ? not resolved.
     pub fn mark(&self) -> &'static str {
         match (self.cmp.verdict, self.inverted) {
-            (Verdict::Up, false) | (Verdict::Down, true) => "▲",
-            (Verdict::Down, false) | (Verdict::Up, true) => "▼",
-            (Verdict::Same, _) => "~",
-            (Verdict::Unknown, _) => "?",
+            (Verdict::Above, false) | (Verdict::Below, true) => UP,
+            (Verdict::Below, false) | (Verdict::Above, true) => DOWN,
+            (Verdict::Within, _) => WITHIN_MARK,
+            (Verdict::NotResolved, _) => NOT_RESOLVED_MARK,
         }
     }
 
-    /// Throughput: higher is better for the new variant.
+    /// Better or worse for the new variant, by the metric's sense, whichever way it is shown.
     pub fn tone(&self) -> Tone {
-        match self.cmp.verdict {
-            Verdict::Up => Tone::Better,
-            Verdict::Down => Tone::Worse,
-            Verdict::Same => Tone::Same,
-            Verdict::Unknown => Tone::Unknown,
+        match (self.cmp.verdict, self.sense) {
+            (Verdict::Above, Sense::Throughput) | (Verdict::Below, Sense::Cost) => Tone::Better,
+            (Verdict::Below, Sense::Throughput) | (Verdict::Above, Sense::Cost) => Tone::Worse,
+            (Verdict::Within, _) => Tone::Same,
+            (Verdict::NotResolved, _) => Tone::Unknown,
         }
     }
 }
@@ -125,18 +196,49 @@ pub fn flag_legend() -> String {
     format!("{FLAG} some rounds behind this value carry validity flags or failed: see Validity.")
 }
 
-/// The legend of a table with changes; `threshold` is a fraction (0.05).
-pub fn change_legend(threshold: f64) -> Vec<String> {
+/// The legend of a table of changes of one `sense`, shown inverted (base / new) or not;
+/// `threshold` is a fraction (0.05). Each mark with its word and the rule behind it.
+pub fn change_legend(threshold: f64, sense: Sense, inverted: bool) -> Vec<String> {
+    let (up, down) = if inverted {
+        (Verdict::Below, Verdict::Above)
+    } else {
+        (Verdict::Above, Verdict::Below)
+    };
+    let pct = pct_threshold(threshold);
+    let shown = if inverted {
+        " The marks follow the ratio shown, base / new; the words say what the variant did."
+    } else {
+        ""
+    };
+    // "is faster" but "costs less": the verb is in the cost words already.
+    let (good, bad) = match sense {
+        Sense::Throughput => ("is faster", "is slower"),
+        Sense::Cost => ("costs less", "costs more"),
+    };
     vec![
         format!(
-            "▲/▼ the ratio is above/below 1.0 by more than {:.0}% and its 95% interval excludes 1.0; \
-             ~ no change called (within noise or within {:.0}%); ? fewer than 3 rounds, no call.",
-            threshold * 100.0,
-            threshold * 100.0
+            "{UP} {} / {DOWN} {}: new / base is beyond 1 ± {pct} and its 95% interval excludes 1.0; \
+             {WITHIN_MARK} {WITHIN}: the whole interval of new / base lies within [{}, {}] (ends included); \
+             {NOT_RESOLVED_MARK} {NOT_RESOLVED}: anything else (the interval reaches past ±{pct} without a change called, or fewer than 3 rounds).{shown}",
+            word(up, sense),
+            word(down, sense),
+            ratio(1.0 - threshold),
+            ratio(1.0 + threshold),
         ),
-        "Colour (HTML): green where the new variant is faster, red where it is slower, only when a change is called."
-            .to_string(),
+        format!(
+            "Colour (HTML): green where the new variant {good}, red where it {bad}, only when a change is called."
+        ),
     ]
+}
+
+/// The threshold as a study states it: 0.05 → "5%", 0.025 → "2.5%".
+pub fn pct_threshold(x: f64) -> String {
+    let p = x * 100.0;
+    if (p - p.round()).abs() < 1e-9 {
+        format!("{p:.0}%")
+    } else {
+        format!("{p:.1}%")
+    }
 }
 
 /// Text made safe inside HTML and SVG.
@@ -212,6 +314,7 @@ impl Value {
                 }
             }
             Value::Ratio(r) => ratio(*r),
+            Value::List { items, sep } => items.join(sep),
             Value::Flagged(v) => format!("{} {FLAG}", v.text()),
         }
     }
@@ -231,27 +334,62 @@ mod tests {
     use super::*;
 
     fn change(ratio: f64, low: f64, high: f64, verdict: Verdict, inverted: bool) -> Change {
-        Change {
-            cmp: Comparison {
-                ratio,
-                low,
-                high,
-                verdict,
-                rounds: 5,
-                spread: 0.05,
-            },
-            inverted,
+        let cmp = Comparison {
+            ratio,
+            low,
+            high,
+            verdict,
+            rounds: 5,
+            spread: 0.05,
+        };
+        if inverted {
+            Change::throughput_inverted(cmp)
+        } else {
+            Change::throughput(cmp)
         }
     }
 
     #[test]
-    fn inverted_changes_flip_the_ratio_and_the_mark_but_not_the_tone() {
-        let c = change(0.8, 0.75, 0.85, Verdict::Down, true);
+    fn inverted_changes_flip_the_ratio_and_the_mark_but_not_the_word_or_tone() {
+        let c = change(0.8, 0.75, 0.85, Verdict::Below, true);
         let (r, lo, hi) = c.shown();
         assert!((r - 1.25).abs() < 1e-12 && lo < hi && (hi - 1.0 / 0.75).abs() < 1e-12);
         assert_eq!(c.mark(), "▲");
+        assert_eq!(c.word(), "slower");
         assert_eq!(c.tone(), Tone::Worse);
         assert_eq!(Value::Change(c).text(), "1.250 [1.176, 1.333] ▲");
+        let legend = change_legend(0.05, Sense::Throughput, true);
+        assert!(legend[0].starts_with("▲ slower / ▼ faster:"), "{legend:?}");
+    }
+
+    #[test]
+    fn a_cost_that_rises_costs_more_and_is_worse() {
+        let mut c = change(1.2, 1.1, 1.3, Verdict::Above, false);
+        c.sense = Sense::Cost;
+        assert_eq!(
+            (c.word(), c.mark(), c.tone()),
+            ("costs more", "▲", Tone::Worse)
+        );
+        let legend = change_legend(0.05, Sense::Cost, false);
+        assert!(
+            legend[0].starts_with("▲ costs more / ▼ costs less:"),
+            "{legend:?}"
+        );
+        assert!(
+            legend[1].contains("green where the new variant costs less, red where it costs more"),
+            "{legend:?}"
+        );
+    }
+
+    #[test]
+    fn the_legend_states_the_threshold_band() {
+        let legend = change_legend(0.05, Sense::Throughput, false);
+        assert!(legend[0].starts_with("▲ faster / ▼ slower: new / base is beyond 1 ± 5%"));
+        assert!(legend[0].contains("≈ within threshold: the whole interval of new / base lies within [0.950, 1.050] (ends included)"), "{legend:?}");
+        assert!(
+            legend[0].contains("? not resolved: anything else"),
+            "{legend:?}"
+        );
     }
 
     #[test]
@@ -271,7 +409,7 @@ mod tests {
 
     #[test]
     fn a_change_without_interval_shows_only_ratio_and_mark() {
-        let c = change(1.1, f64::NAN, f64::NAN, Verdict::Unknown, false);
+        let c = change(1.1, f64::NAN, f64::NAN, Verdict::NotResolved, false);
         assert_eq!(Value::Change(c).text(), "1.100 ?");
     }
 }

@@ -3,7 +3,7 @@
 //! sees whether the machines differ more than the variants do.
 
 use super::cells::{rounds, slots};
-use super::grid::{change_legend, column, label, Change, Kind, Table, Value};
+use super::grid::{change_legend, column, label, Change, Kind, Sense, Table, Value};
 use super::subject::Subject;
 use super::tables::compare_tps;
 use crate::stats::median;
@@ -133,10 +133,7 @@ pub fn host_spread(s: &Subject) -> Option<Table> {
                 Value::Missing("—".into())
             });
             row.extend(pairs.iter().map(|p| match compare_tps(s, p, &step, t) {
-                Some(cmp) => Value::Change(Change {
-                    cmp,
-                    inverted: false,
-                }),
+                Some(cmp) => Value::Change(Change::throughput(cmp)),
                 None => Value::Missing("—".into()),
             }));
             row
@@ -150,7 +147,7 @@ pub fn host_spread(s: &Subject) -> Option<Table> {
             res.sharding.rounds.len(),
             hosts.len()
         ),
-        legend: change_legend(s.threshold()),
+        legend: change_legend(s.threshold(), Sense::Throughput, false),
         columns,
         rows,
         when_empty: "No throughput cells.".into(),

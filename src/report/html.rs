@@ -4,7 +4,7 @@
 use super::charts::{self, Chart};
 use super::grid::{escape, num, num_like, Kind, Table, Tone, Value, FLAG};
 use super::subject::Subject;
-use super::{cost_chart, provenance, sections};
+use super::{cost_chart, provenance, rounds_table, sections};
 use anyhow::Result;
 use std::fmt::Write;
 
@@ -15,7 +15,7 @@ h1 { font-size: 1.6em; margin-bottom: 0.2em; }
 h2 { margin-top: 1.8em; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
 h3 { margin: 1.4em 0 0.3em; }
 p.note { color: #555; margin: 0.2em 0 0.6em; max-width: 70em; }
-p.legend { color: #555; font-size: 0.9em; margin: 0.3em 0; }
+p.legend { color: #555; font-size: 0.9em; margin: 0.3em 0; overflow-wrap: anywhere; }
 nav a { margin-right: 1em; }
 table { border-collapse: collapse; margin: 0.4em 0 0.6em; font-size: 0.92em; }
 th, td { border: 1px solid #d6d6d6; padding: 3px 8px; vertical-align: top; }
@@ -29,7 +29,8 @@ td.better { background: #d9f2d9; }
 td.worse { background: #f9d6d5; }
 td.missing { color: #999; text-align: center; }
 span.flag { color: #b35c00; }
-td.long { min-width: 14em; max-width: 40em; overflow-wrap: break-word; }
+td.long { min-width: 14em; max-width: 40em; overflow-wrap: anywhere; }
+td.list { white-space: nowrap; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 figure.chart { margin: 0; border: 1px solid #e3e3e3; padding: 6px; background: #fff; }
 ul.findings li { margin: 0.2em 0; }
@@ -47,6 +48,14 @@ fn cell(v: &Value, kind: Kind) -> String {
             td.trim_end_matches("</td>").to_string() + &mark
         }
         Value::Missing(why) => format!("<td class=\"missing\">{}</td>", escape(why)),
+        Value::List { items, .. } => format!(
+            "<td class=\"list\">{}</td>",
+            items
+                .iter()
+                .map(|i| escape(i))
+                .collect::<Vec<_>>()
+                .join("<br>")
+        ),
         // Long text (options, errors, paths) wraps; names and numbers do not.
         Value::Text(s) if kind == Kind::Label && s.chars().count() > 40 => {
             format!("<td class=\"long\">{}</td>", escape(s))
@@ -65,19 +74,30 @@ fn cell(v: &Value, kind: Kind) -> String {
                 Tone::Worse => "num worse",
                 Tone::Same | Tone::Unknown => "num",
             };
-            format!("<td class=\"{class}\">{}</td>", escape(&v.text()))
+            // The verdict's word on hover, as the legend and the CSV say it.
+            format!(
+                "<td class=\"{class}\" title=\"{}\">{}</td>",
+                c.word(),
+                escape(&v.text())
+            )
         }
         _ => format!("<td class=\"num\">{}</td>", escape(&v.text())),
     }
 }
 
-pub fn table(t: &Table) -> String {
-    let mut s = format!(
+/// A table's heading and note.
+fn heading(t: &Table) -> String {
+    format!(
         "<h3 id=\"{}\">{}</h3>\n<p class=\"note\">{}</p>\n",
         escape(&t.id),
         escape(&t.title),
         escape(&t.note)
-    );
+    )
+}
+
+/// A table's rows and legend.
+fn body(t: &Table) -> String {
+    let mut s = String::new();
     if t.rows.is_empty() {
         let _ = writeln!(s, "<p>{}</p>", escape(&t.when_empty));
         return s;
@@ -107,6 +127,23 @@ pub fn table(t: &Table) -> String {
         let _ = writeln!(s, "<p class=\"legend\">{}</p>", escape(l));
     }
     s
+}
+
+pub fn table(t: &Table) -> String {
+    heading(t) + &body(t)
+}
+
+/// A long table folded away under its heading, which links still reach.
+fn folded(t: &Table) -> String {
+    if t.rows.is_empty() {
+        return table(t);
+    }
+    format!(
+        "{}<details><summary>Show the {} rows</summary>\n{}</details>\n",
+        heading(t),
+        t.rows.len(),
+        body(t)
+    )
 }
 
 fn figure(c: &Chart) -> String {
@@ -207,7 +244,11 @@ pub fn render(s: &Subject) -> Result<String> {
     }
     h.push_str("<h2>Details</h2>\n");
     for t in &details {
-        h.push_str(&table(t));
+        h.push_str(&if t.id == rounds_table::ID {
+            folded(t)
+        } else {
+            table(t)
+        });
     }
     h.push_str("<h2>Provenance</h2>\n");
     for t in &provenance {

@@ -20,10 +20,12 @@ pub mod markdown;
 pub mod provenance;
 pub mod publish;
 pub mod relative_cpu;
+pub mod rounds_table;
 pub mod sections;
 pub mod slice_table;
 pub mod subject;
 pub mod tables;
+pub mod ticks;
 pub mod variant_lines;
 
 pub use subject::Subject;

@@ -124,59 +124,130 @@ fn servers_in_order(s: &Subject) -> Vec<String> {
     out
 }
 
-/// Each variant's server as it ran: version, binary, options, statements, PFS state.
+/// A column of the servers table: each server's items (options, statements and consumers
+/// are lists; the others one item) and how a cell joins them.
+struct ServerColumn {
+    name: &'static str,
+    join: &'static str,
+    items: Vec<Vec<String>>,
+}
+
+/// One server's items of each column, in the table's order.
+fn server_items(p: &crate::results::VariantProvenance) -> [Vec<String>; 6] {
+    let one = |s: String| if s.is_empty() { Vec::new() } else { vec![s] };
+    let binary = if p.server_sha256.is_empty() {
+        p.server_binary.clone()
+    } else {
+        // A prefix tells builds apart; results.json has the whole digest.
+        let short: String = p.server_sha256.chars().take(12).collect();
+        format!("{} (sha256 {short}…)", p.server_binary)
+    };
+    let pfs = match &p.pfs {
+        Some(pfs) if pfs.enabled => format!(
+            "ON: {} of {} instruments enabled, {} timed; {:.1} MB",
+            pfs.instruments_enabled,
+            pfs.instruments,
+            pfs.instruments_timed,
+            pfs.memory_bytes as f64 / 1048576.0
+        ),
+        Some(_) => "OFF".to_string(),
+        // A server without a performance_schema (PostgreSQL).
+        None => "none".to_string(),
+    };
+    [
+        one(p.server_version.clone()),
+        one(binary),
+        p.options.iter().map(|o| o.display()).collect(),
+        p.sql.clone(),
+        one(pfs),
+        p.pfs
+            .as_ref()
+            .map(|f| f.consumers_on.clone())
+            .unwrap_or_default(),
+    ]
+}
+
+/// The items every server has, in the first server's order.
+fn common(items: &[Vec<String>]) -> Vec<String> {
+    match items {
+        [first, rest @ ..] if !rest.is_empty() => first
+            .iter()
+            .filter(|x| rest.iter().all(|r| r.contains(x)))
+            .cloned()
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Each variant's server as it ran: version, binary, options, statements, PFS state. What
+/// every server shares is said once under the table and each row keeps only what differs,
+/// so eight identical options are not repeated per row; a column that would be empty in
+/// every row is left out.
 pub fn servers(s: &Subject) -> Table {
     let res = &s.results;
-    let rows = servers_in_order(s)
-        .into_iter()
-        .map(|v| {
-            let p = &res.variants[&v];
-            let options = p
-                .options
-                .iter()
-                .map(|o| o.display())
-                .collect::<Vec<_>>()
-                .join(" ");
-            let pfs = match &p.pfs {
-                Some(pfs) if pfs.enabled => format!(
-                    "ON: {} of {} instruments enabled, {} timed; {:.1} MB",
-                    pfs.instruments_enabled,
-                    pfs.instruments,
-                    pfs.instruments_timed,
-                    pfs.memory_bytes as f64 / 1048576.0
-                ),
-                Some(_) => "OFF".to_string(),
-                // A server without a performance_schema (PostgreSQL).
-                None => "none".to_string(),
-            };
-            let consumers = p.pfs.as_ref().map(|f| f.consumers_on.join(" "));
-            vec![
-                text(v),
-                text(p.server_version.clone()),
-                text(if p.server_sha256.is_empty() {
-                    p.server_binary.clone()
-                } else {
-                    // A prefix tells builds apart; results.json has the whole digest.
-                    let short: String = p.server_sha256.chars().take(12).collect();
-                    format!("{} (sha256 {short}…)", p.server_binary)
-                }),
-                text(options),
-                text(p.sql.join("; ")),
-                text(pfs),
-                text(consumers.unwrap_or_default()),
-            ]
+    let names = servers_in_order(s);
+    let per_server: Vec<[Vec<String>; 6]> = names
+        .iter()
+        .map(|v| server_items(&res.variants[v]))
+        .collect();
+    let heads = [
+        ("version", " "),
+        ("binary", " "),
+        ("options", " "),
+        ("sql", "; "),
+        ("performance_schema", " "),
+        ("consumers on", " "),
+    ];
+    let columns: Vec<ServerColumn> = heads
+        .iter()
+        .enumerate()
+        .map(|(i, (name, join))| ServerColumn {
+            name,
+            join,
+            items: per_server.iter().map(|x| x[i].clone()).collect(),
         })
         .collect();
+    let mut legend = Vec::new();
+    let mut kept: Vec<(&ServerColumn, Vec<Vec<String>>)> = Vec::new();
+    for c in &columns {
+        let shared = common(&c.items);
+        if !shared.is_empty() {
+            legend.push(format!("Every server: {} {}.", c.name, shared.join(c.join)));
+        }
+        let rest: Vec<Vec<String>> = c
+            .items
+            .iter()
+            .map(|x| x.iter().filter(|i| !shared.contains(i)).cloned().collect())
+            .collect();
+        if rest.iter().any(|x| !x.is_empty()) {
+            kept.push((c, rest));
+        }
+    }
+    let rows = names
+        .iter()
+        .enumerate()
+        .map(|(r, v)| {
+            let mut row = vec![text(v.clone())];
+            row.extend(kept.iter().map(|(c, rest)| match rest[r].as_slice() {
+                [] => Value::Missing("—".into()),
+                [one] => text(one.clone()),
+                items => Value::List {
+                    items: items.to_vec(),
+                    sep: c.join,
+                },
+            }));
+            row
+        })
+        .collect();
+    let mut table_columns = vec![label("variant")];
+    table_columns.extend(kept.iter().map(|(c, _)| label(c.name)));
     Table {
         id: "servers".into(),
         title: "Servers".into(),
-        note: "Each variant's server as read after start: options passed, statements run, the effective performance_schema state. \"[cost]\" is the server run under callgrind.".into(),
-        columns: ["variant", "version", "binary", "options", "sql", "performance_schema", "consumers on"]
-            .iter()
-            .map(|n| label(n))
-            .collect(),
+        note: "Each variant's server as read after start: options passed, statements run, the effective performance_schema state. What every server shares is listed once under the table; a row shows only what differs (— nothing more). \"[cost]\" is the server run under callgrind.".into(),
+        columns: table_columns,
         rows,
-        legend: Vec::new(),
+        legend,
         when_empty: "No variant provenance recorded.".into(),
     }
 }

@@ -4,11 +4,11 @@
 //! busy or small host CPU per transaction can resolve a change that throughput cannot.
 
 use super::cells::slots;
-use super::grid::{change_legend, column, label, Change, Kind, Table, Value};
+use super::grid::{change_legend, column, label, Change, Kind, Sense, Table, Value};
 use super::subject::{Pair, Subject};
 use super::tables::{compare_metric, compare_tps, legend_for, pair_flagged, throughput_pairs};
 use crate::results::CellResult;
-use crate::stats::{Comparison, Verdict};
+use crate::stats::Comparison;
 
 /// Whose CPU a table or finding is about.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -50,27 +50,25 @@ pub fn relative_cpu(s: &Subject, side: Side) -> Table {
     let pairs = throughput_pairs(s);
     let mut columns = vec![label("step"), label("threads")];
     columns.extend(pairs.iter().map(|p| column(p.label(), Kind::Change)));
-    let rows: Vec<Vec<Value>> = if pairs.is_empty() {
-        Vec::new()
-    } else {
-        slots(res)
-            .into_iter()
-            .map(|(step, t)| {
-                let mut row = vec![Value::Text(step.clone()), Value::Text(t.to_string())];
-                row.extend(pairs.iter().map(|p| {
-                    match compare_cpu(s, p, &step, t, side) {
-                        Some(cmp) => Value::Change(Change {
-                            cmp,
-                            inverted: false,
-                        })
-                        .flagged_if(pair_flagged(res, p, &step, t)),
-                        None => Value::Missing("—".into()),
-                    }
-                }));
-                row
-            })
-            .collect()
-    };
+    let rows: Vec<Vec<Value>> =
+        if pairs.is_empty() {
+            Vec::new()
+        } else {
+            slots(res)
+                .into_iter()
+                .map(|(step, t)| {
+                    let mut row = vec![Value::Text(step.clone()), Value::Text(t.to_string())];
+                    row.extend(pairs.iter().map(|p| {
+                        match compare_cpu(s, p, &step, t, side) {
+                            Some(cmp) => Value::Change(Change::cost(cmp))
+                                .flagged_if(pair_flagged(res, p, &step, t)),
+                            None => Value::Missing("—".into()),
+                        }
+                    }));
+                    row
+                })
+                .collect()
+        };
     Table {
         id: format!("relative_{}_cpu", side.name()),
         title: format!(
@@ -81,7 +79,7 @@ pub fn relative_cpu(s: &Subject, side: Side) -> Table {
             "new / base of the {} CPU microseconds per transaction (per operation for Insert Benchmark steps), formed within each round like throughput, with its 95% t interval over rounds: above 1.0 the variant uses more CPU for the same work.",
             side.name()
         ),
-        legend: legend_for(&rows, change_legend(s.threshold())),
+        legend: legend_for(&rows, change_legend(s.threshold(), Sense::Cost, false)),
         columns,
         rows,
         when_empty: "No variant to compare with a base.".into(),
@@ -96,7 +94,7 @@ fn capitalised(s: &str) -> String {
 }
 
 fn called(c: &Comparison) -> bool {
-    matches!(c.verdict, Verdict::Up | Verdict::Down)
+    c.verdict.called()
 }
 
 /// Percent change with its sign and interval: "+6.0% [+2.0%, +10.0%]".

@@ -4,7 +4,7 @@
 use super::grid::Table;
 use super::relative_cpu::{self, Side};
 use super::subject::Subject;
-use super::{background, cost_table, hosts, io_regime, slice_table, tables};
+use super::{background, cost_table, hosts, io_regime, rounds_table, slice_table, tables};
 
 /// The tables a reader looks at first: throughput, changes, cost.
 pub fn headline(s: &Subject) -> Vec<Table> {
@@ -21,10 +21,14 @@ pub fn headline(s: &Subject) -> Vec<Table> {
     t
 }
 
-/// The tables that explain a change or check a result: latency, resources, regime and
-/// device IO, validity.
+/// The tables that explain a change or check a result: the rounds behind each interval,
+/// latency, resources, regime and device IO, validity.
 pub fn details(s: &Subject) -> Vec<Table> {
-    let mut t = vec![tables::latency(s), tables::resources(s)];
+    let mut t = vec![
+        rounds_table::per_round(s),
+        tables::latency(s),
+        tables::resources(s),
+    ];
     t.extend(slice_table::slices(s));
     t.extend([
         io_regime::table(&s.results),

@@ -3,7 +3,9 @@
 //! resources, status counters, cost mode and validity.
 
 use super::cells::{rounds, slots, steps, throughput_variants};
-use super::grid::{change_legend, column, flag_legend, label, Change, Column, Kind, Table, Value};
+use super::grid::{
+    change_legend, column, flag_legend, label, Change, Column, Kind, Sense, Table, Value,
+};
 use super::provenance::rounds_note;
 use super::subject::{Pair, Subject};
 use crate::results::{CellResult, Flag, StudyResults};
@@ -194,11 +196,8 @@ pub fn relative_throughput(s: &Subject) -> Table {
                 let mut row = vec![Value::Text(step.clone()), Value::Text(t.to_string())];
                 row.extend(pairs.iter().map(|p| {
                     match compare_tps(s, p, &step, t) {
-                        Some(cmp) => Value::Change(Change {
-                            cmp,
-                            inverted: false,
-                        })
-                        .flagged_if(pair_flagged(res, p, &step, t)),
+                        Some(cmp) => Value::Change(Change::throughput(cmp))
+                            .flagged_if(pair_flagged(res, p, &step, t)),
                         None => Value::Missing("—".into()),
                     }
                 }));
@@ -210,7 +209,10 @@ pub fn relative_throughput(s: &Subject) -> Table {
         id: "relative".into(),
         title: "Throughput relative to the base".into(),
         note: relative_note(s).into(),
-        legend: legend_for(&rows, change_legend(s.threshold())),
+        legend: legend_for(
+            &rows,
+            change_legend(s.threshold(), Sense::Throughput, false),
+        ),
         columns,
         rows,
         when_empty: "No variant to compare with a base.".into(),
@@ -242,11 +244,8 @@ pub fn ratio_by_threads(s: &Subject) -> Table {
             let mut row = vec![Value::Text(step.clone()), Value::Text(p.inverted_label())];
             row.extend(all_threads.iter().map(|t| {
                 match compare_tps(s, p, &step, *t) {
-                    Some(cmp) => Value::Change(Change {
-                        cmp,
-                        inverted: true,
-                    })
-                    .flagged_if(pair_flagged(res, p, &step, *t)),
+                    Some(cmp) => Value::Change(Change::throughput_inverted(cmp))
+                        .flagged_if(pair_flagged(res, p, &step, *t)),
                     None => Value::Missing("—".into()),
                 }
             }));
@@ -257,7 +256,7 @@ pub fn ratio_by_threads(s: &Subject) -> Table {
         id: "ratio_by_threads".into(),
         title: "Ratio per thread count".into(),
         note: "Throughput of the base divided by the variant's (base / new, as in the published \"without PS / with PS\" tables): above 1.0 the variant is slower.".into(),
-        legend: legend_for(&rows, change_legend(s.threshold())),
+        legend: legend_for(&rows, change_legend(s.threshold(), Sense::Throughput, true)),
         columns,
         rows,
         when_empty: "No variant to compare with a base.".into(),

@@ -7,7 +7,7 @@ use super::cost_table;
 use super::relative_cpu::{compare_cpu, signed_change, Side};
 use super::subject::{Pair, Subject};
 use super::tables::compare_tps;
-use crate::stats::{rounds_to_resolve, Comparison, Verdict};
+use crate::stats::{rounds_to_resolve, Comparison, Verdict, MIN_ROUNDS};
 
 /// One (step, threads) comparison.
 struct At {
@@ -28,7 +28,7 @@ impl At {
 }
 
 fn called(c: &Comparison) -> bool {
-    matches!(c.verdict, Verdict::Up | Verdict::Down)
+    c.verdict.called()
 }
 
 fn width(c: &Comparison) -> f64 {
@@ -57,14 +57,14 @@ fn most_telling(all: Vec<At>) -> Option<At> {
 fn clause(what: &str, best: Option<At>, threshold: f64) -> Option<String> {
     let a = best?;
     let tpct = format!("{:.0}%", threshold * 100.0);
-    Some(if a.c.verdict == Verdict::Unknown {
+    Some(if a.c.rounds < MIN_ROUNDS {
         format!(
             "{what} not resolved here ({}: fewer than 3 rounds)",
             a.place()
         )
     } else if called(&a.c) {
         format!("{what} {} ({})", signed_change(&a.c), a.place())
-    } else if a.c.low >= 1.0 - threshold && a.c.high <= 1.0 + threshold {
+    } else if a.c.verdict == Verdict::Within {
         format!(
             "{what} within ±{tpct} ({}: {})",
             a.place(),

@@ -12,16 +12,51 @@
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
+/// What a comparison can say about new / base, whatever the metric: the report words it for
+/// the metric (faster or slower for throughput, costs more or less for a cost), never
+/// anything else (docs/statistics.md#change-verdicts-and-the-threshold).
+///
+/// Ends are inclusive for *within*: an interval touching 1 ± threshold is within it. So a
+/// change is *above* or *below* only when the ratio is strictly beyond the threshold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Verdict {
-    /// The interval excludes 1.0 and the change is beyond the threshold, upwards.
-    Up,
-    Down,
-    /// Within noise or within the threshold.
-    Same,
-    /// Too few rounds to say (fewer than 3).
-    Unknown,
+    /// The ratio is above 1 + threshold and the whole interval above 1.0.
+    #[serde(alias = "up")]
+    Above,
+    /// The ratio is below 1 − threshold and the whole interval below 1.0.
+    #[serde(alias = "down")]
+    Below,
+    /// The whole interval lies in [1 − threshold, 1 + threshold]: resolved, no change
+    /// worth calling.
+    Within,
+    /// Anything else: an interval reaching past the threshold without a change called, or
+    /// fewer than 3 rounds, or no interval. The former "same" said this or *within*
+    /// without telling which, so it loads as this, the claim it can support.
+    #[serde(alias = "same", alias = "unknown")]
+    NotResolved,
+}
+
+impl Verdict {
+    /// The verdict on `ratio` with its interval [`low`, `high`] over `rounds` rounds.
+    pub fn of(rounds: usize, ratio: f64, low: f64, high: f64, threshold: f64) -> Verdict {
+        if rounds < MIN_ROUNDS || !(ratio.is_finite() && low.is_finite() && high.is_finite()) {
+            Verdict::NotResolved
+        } else if low >= 1.0 - threshold && high <= 1.0 + threshold {
+            Verdict::Within
+        } else if low > 1.0 && ratio > 1.0 + threshold {
+            Verdict::Above
+        } else if high < 1.0 && ratio < 1.0 - threshold {
+            Verdict::Below
+        } else {
+            Verdict::NotResolved
+        }
+    }
+
+    /// A change beyond the threshold was called, either way.
+    pub fn called(self) -> bool {
+        matches!(self, Verdict::Above | Verdict::Below)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -67,18 +102,6 @@ pub(super) fn mean_and_var(x: &[f64]) -> (f64, f64) {
     (mean, var)
 }
 
-fn verdict(rounds: usize, ratio: f64, low: f64, high: f64, threshold: f64) -> Verdict {
-    if rounds < MIN_ROUNDS {
-        Verdict::Unknown
-    } else if low > 1.0 && ratio - 1.0 >= threshold {
-        Verdict::Up
-    } else if high < 1.0 && 1.0 - ratio >= threshold {
-        Verdict::Down
-    } else {
-        Verdict::Same
-    }
-}
-
 /// From a mean log ratio, its standard error and degrees of freedom.
 fn from_logs(
     mean: f64,
@@ -101,7 +124,7 @@ fn from_logs(
         ratio,
         low,
         high,
-        verdict: verdict(rounds, ratio, low, high, threshold),
+        verdict: Verdict::of(rounds, ratio, low, high, threshold),
         rounds,
         spread,
     }
@@ -204,7 +227,7 @@ mod tests {
             ),
             0.05,
         );
-        assert_eq!(c.verdict, Verdict::Same);
+        assert!(!c.verdict.called(), "{c:?}");
         assert!(c.low < 1.0 && c.high > 1.0, "{c:?}");
         assert_eq!(c.rounds, 5);
     }
@@ -215,10 +238,10 @@ mod tests {
         let base = [100.0, 92.0, 85.0, 80.0, 75.0];
         let new: Vec<f64> = base.iter().map(|b| b * 0.92).collect();
         let c = paired(&pairs(&base, &new), 0.05);
-        assert_eq!(c.verdict, Verdict::Down);
+        assert_eq!(c.verdict, Verdict::Below);
         assert!((c.ratio - 0.92).abs() < 1e-9, "{c:?}");
-        // Unpaired, the drift swamps the same 8%.
-        assert_eq!(unpaired(&base, &new, 0.05).verdict, Verdict::Same);
+        // Unpaired, the drift swamps the same 8%: nothing is resolved either way.
+        assert_eq!(unpaired(&base, &new, 0.05).verdict, Verdict::NotResolved);
     }
 
     #[test]
@@ -226,34 +249,34 @@ mod tests {
         let base = [100.0, 103.0, 97.0, 101.0, 99.0];
         let new = [85.0, 86.0, 84.0, 88.0, 83.0];
         let c = paired(&pairs(&base, &new), 0.05);
-        assert_eq!(c.verdict, Verdict::Down);
+        assert_eq!(c.verdict, Verdict::Below);
         assert!(c.high < 1.0);
         let u = unpaired(&base, &new, 0.05);
-        assert_eq!(u.verdict, Verdict::Down);
+        assert_eq!(u.verdict, Verdict::Below);
         assert!(u.high < 1.0 && u.low < u.ratio, "{u:?}");
     }
 
     #[test]
-    fn significant_but_small_is_not_called() {
+    fn significant_but_small_is_within_the_threshold() {
         let base = [100.0, 100.1, 99.9, 100.0];
         let new = [102.0, 102.2, 101.9, 102.0];
         let c = paired(&pairs(&base, &new), 0.05);
         assert!(c.low > 1.0);
-        assert_eq!(c.verdict, Verdict::Same);
-        assert_eq!(paired(&pairs(&base, &new), 0.01).verdict, Verdict::Up);
+        assert_eq!(c.verdict, Verdict::Within);
+        assert_eq!(paired(&pairs(&base, &new), 0.01).verdict, Verdict::Above);
     }
 
     #[test]
-    fn fewer_than_three_rounds_is_unknown() {
-        assert_eq!(paired(&[(1.0, 2.0)], 0.05).verdict, Verdict::Unknown);
+    fn fewer_than_three_rounds_is_not_resolved() {
+        assert_eq!(paired(&[(1.0, 2.0)], 0.05).verdict, Verdict::NotResolved);
         assert!(paired(&[(1.0, 2.0)], 0.05).low.is_nan());
         let c = paired(&[(1.0, 2.0), (1.01, 2.0)], 0.05);
-        assert_eq!(c.verdict, Verdict::Unknown);
+        assert_eq!(c.verdict, Verdict::NotResolved);
         assert!(
             c.low > 1.0 && c.high.is_finite(),
             "the interval is still given: {c:?}"
         );
-        assert_eq!(unpaired(&[1.0], &[2.0], 0.05).verdict, Verdict::Unknown);
+        assert_eq!(unpaired(&[1.0], &[2.0], 0.05).verdict, Verdict::NotResolved);
     }
 
     #[test]
@@ -276,5 +299,145 @@ mod tests {
         assert_eq!(rounds_to_resolve(0.0, 0.05), Some(MIN_ROUNDS));
         assert_eq!(rounds_to_resolve(f64::NAN, 0.05), None);
         assert_eq!(rounds_to_resolve(5.0, 0.05), None);
+    }
+
+    #[test]
+    fn boundary_cases_get_the_verdict_the_rule_says() {
+        use Verdict::*;
+        let t = 0.05;
+        let (lo_edge, hi_edge) = (1.0 - t, 1.0 + t);
+        // (what, rounds, ratio, low, high, verdict)
+        let table: [(&str, usize, f64, f64, f64, Verdict); 16] = [
+            (
+                "inside the threshold, spanning 1.0",
+                5,
+                1.0,
+                0.97,
+                1.03,
+                Within,
+            ),
+            (
+                "touching the upper threshold",
+                5,
+                1.0,
+                0.97,
+                hi_edge,
+                Within,
+            ),
+            (
+                "touching the lower threshold",
+                5,
+                1.0,
+                lo_edge,
+                1.03,
+                Within,
+            ),
+            ("touching both thresholds", 5, 1.0, lo_edge, hi_edge, Within),
+            (
+                "just past the upper threshold",
+                5,
+                1.0,
+                0.97,
+                hi_edge + 1e-9,
+                NotResolved,
+            ),
+            (
+                "excluding 1.0, inside the threshold",
+                5,
+                1.02,
+                1.01,
+                1.03,
+                Within,
+            ),
+            ("excluding 1.0 below, inside", 5, 0.98, 0.97, 0.99, Within),
+            (
+                "excluding 1.0, partly beyond, ratio inside",
+                5,
+                1.04,
+                1.01,
+                1.07,
+                NotResolved,
+            ),
+            (
+                "excluding 1.0, partly beyond, ratio beyond",
+                5,
+                1.06,
+                1.02,
+                1.10,
+                Above,
+            ),
+            (
+                "excluding 1.0 below, ratio beyond",
+                5,
+                0.90,
+                0.85,
+                0.96,
+                Below,
+            ),
+            (
+                "ratio exactly at the threshold",
+                5,
+                hi_edge,
+                1.02,
+                1.08,
+                NotResolved,
+            ),
+            ("wide", 3, 0.869, 0.342, 2.210, NotResolved),
+            ("zero-width at 1.0", 5, 1.0, 1.0, 1.0, Within),
+            (
+                "zero-width beyond the threshold",
+                5,
+                1.10,
+                1.10,
+                1.10,
+                Above,
+            ),
+            ("zero-width below the threshold", 5, 0.80, 0.80, 0.80, Below),
+            (
+                "fewer than 3 rounds, tight",
+                2,
+                0.80,
+                0.79,
+                0.81,
+                NotResolved,
+            ),
+        ];
+        for (what, rounds, ratio, low, high, want) in table {
+            assert_eq!(
+                Verdict::of(rounds, ratio, low, high, t),
+                want,
+                "{what}: {ratio} [{low}, {high}] over {rounds} rounds"
+            );
+        }
+        assert_eq!(Verdict::of(5, 1.2, f64::NAN, f64::NAN, t), NotResolved);
+        // Zero-width intervals as the paired interval makes them: identical ratios.
+        let same = |q: f64| paired(&[(10.0, 10.0 * q); 3], t).verdict;
+        assert_eq!(same(1.0), Within);
+        assert_eq!(same(1.2), Above);
+        assert_eq!(same(0.8), Below);
+    }
+
+    #[test]
+    fn verdicts_written_before_load_as_what_they_can_support() {
+        let load = |s: &str| serde_json::from_str::<Verdict>(&format!("\"{s}\"")).unwrap();
+        assert_eq!(load("up"), Verdict::Above);
+        assert_eq!(load("down"), Verdict::Below);
+        assert_eq!(load("same"), Verdict::NotResolved);
+        assert_eq!(load("unknown"), Verdict::NotResolved);
+        for v in [
+            Verdict::Above,
+            Verdict::Below,
+            Verdict::Within,
+            Verdict::NotResolved,
+        ] {
+            assert_eq!(
+                load(serde_json::to_string(&v).unwrap().trim_matches('"')),
+                v
+            );
+        }
+        assert_eq!(
+            serde_json::to_string(&Verdict::NotResolved).unwrap(),
+            "\"not_resolved\""
+        );
     }
 }
