@@ -6,6 +6,7 @@
 use super::cells::{slots, throughput_variants};
 use super::cost_table::{self, CostRow};
 use super::grid::ratio;
+use super::saturation::{self, saturated};
 use super::subject::{Pair, Subject};
 use super::tables::{compare_tps, flagged};
 use crate::results::COST_TOLERANCE;
@@ -40,6 +41,7 @@ pub fn findings(s: &Subject) -> Vec<String> {
     out.extend(throughput_findings(s));
     out.extend(super::io_regime::findings(&s.results));
     out.extend(super::hosts::findings(s));
+    out.extend(super::host::findings(s));
     out
 }
 
@@ -139,6 +141,7 @@ struct Cmp {
     threads: u32,
     c: Comparison,
     flagged: bool,
+    saturated: bool,
 }
 
 fn throughput_findings(s: &Subject) -> Vec<String> {
@@ -166,6 +169,8 @@ fn throughput_findings(s: &Subject) -> Vec<String> {
                         threads: t,
                         c,
                         flagged: flagged(res, &p.new, step, t) || flagged(res, &p.base, step, t),
+                        saturated: saturated(res, &p.new, step, t)
+                            || saturated(res, &p.base, step, t),
                     })
                 })
                 .collect();
@@ -208,7 +213,7 @@ fn pair_step(p: &Pair, step: &str, cmps: &[Cmp], threshold: f64, rounds: u32) ->
             "slower"
         };
         out.push(format!(
-            "{}: {} is {} {dir} than {} at {}: {} over {} rounds{}.",
+            "{}: {} is {} {dir} than {} at {}: {} over {} rounds{}{}.",
             step,
             p.new,
             pct(x.c.ratio - 1.0),
@@ -216,6 +221,7 @@ fn pair_step(p: &Pair, step: &str, cmps: &[Cmp], threshold: f64, rounds: u32) ->
             threads(x.threads),
             interval(&x.c),
             x.c.rounds,
+            if x.saturated { saturation::CLAUSE } else { "" },
             care(x)
         ));
     }

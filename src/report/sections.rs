@@ -3,7 +3,7 @@
 
 use super::grid::Table;
 use super::subject::Subject;
-use super::{background, cost_table, hosts, io_regime, tables};
+use super::{background, cost_table, host, hosts, io_regime, tables};
 
 /// The tables a reader looks at first: throughput, changes, cost.
 pub fn headline(s: &Subject) -> Vec<Table> {
@@ -19,15 +19,17 @@ pub fn headline(s: &Subject) -> Vec<Table> {
 }
 
 /// The tables that explain a change or check a result: latency, resources, regime and
-/// device IO, validity.
+/// device IO, the host as probed, validity.
 pub fn details(s: &Subject) -> Vec<Table> {
-    vec![
+    let mut t = vec![
         tables::latency(s),
         tables::resources(s),
         io_regime::table(&s.results),
         tables::status(s),
-        tables::validity(s),
-    ]
+    ];
+    t.extend(host::table(s));
+    t.push(tables::validity(s));
+    t
 }
 
 /// Every measurement table in the order a reader wants them.

@@ -56,6 +56,7 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
             extra_options,
             wrapper: Vec::new(),
             ready_timeout: Duration::from_secs(120),
+            cpus: super::placement::server_cpus(study),
         };
         ctx.progress
             .start(&format!("round {} {}: starting", round + 1, v.name));
