@@ -29,6 +29,7 @@ fn results_json() -> String {
         frames_that_grew: None,
         datasets: Vec::new(),
         sharding: Default::default(),
+        host_probes: Vec::new(),
     };
     serde_json::to_string(&r).unwrap()
 }

@@ -194,6 +194,14 @@ fn two_shards_merge_into_the_cells_of_one_run() {
     assert_eq!(parts.len(), 2);
     assert_eq!(parts[0]["host"], "host-a");
     assert_eq!(parts[0]["cost_kept"], true);
+    // Each host's probe, once.
+    let probed: Vec<&str> = m["host_probes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["host"].as_str().unwrap())
+        .collect();
+    assert_eq!(probed, ["host-a", "host-b"]);
     // Cost mode: shard 0's, once per variant; the other host's counts compared in a note.
     assert_eq!(m["cost"].as_array().unwrap().len(), 2);
     let notes = m["notes"].to_string();

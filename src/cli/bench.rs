@@ -6,6 +6,7 @@ use super::connection_args::ConnectionArgs;
 use super::insert_benchmark::InsertBenchmarkArgs;
 use crate::console::{self, RunContext};
 use crate::driver::RunOptions;
+use crate::results::CpuList;
 use crate::workloads::pgbench::{is_pgbench, PgbenchOptions, PGBENCH_WORKLOADS};
 use crate::workloads::sysbench::options::parse_switch;
 use crate::workloads::{workload_by_name, OltpOptions, SYSBENCH_WORKLOADS};
@@ -135,6 +136,10 @@ pub struct RunArgs {
           action = ArgAction::Set, num_args = 0..=1, require_equals = true,
           default_missing_value = "on", help_heading = "Run")]
     pub histogram: bool,
+    /// Run psbench's client threads only on these CPUs (taskset's list: 0-3,8); the server
+    /// is not moved.
+    #[arg(long, value_name = "LIST", value_parser = CpuList::parse, help_heading = "Run")]
+    pub client_cpus: Option<CpuList>,
 }
 
 impl RunArgs {
@@ -152,6 +157,13 @@ impl RunArgs {
             json: self.json.clone(),
         }
     }
+}
+
+/// `--client-cpus`: this thread, which starts the client threads, placed until dropped.
+fn client_placement(cpus: &Option<CpuList>) -> Result<Option<crate::driver::Placed>> {
+    cpus.as_ref()
+        .map(|l| crate::driver::place_this_thread(l, "--client-cpus"))
+        .transpose()
 }
 
 pub fn command(args: BenchArgs) -> Result<()> {
@@ -185,6 +197,7 @@ pub fn command(args: BenchArgs) -> Result<()> {
             }
             .context("recording the workload options")?;
             let command_line: Vec<String> = std::env::args().collect();
+            let _placed = client_placement(&args.run.client_cpus)?;
             let ctx = RunContext {
                 endpoint: &endpoint,
                 workload_options: &workload_options,

@@ -31,6 +31,10 @@ pub struct InsertBenchmarkArgs {
     /// Write each step's result document (the bench JSON format) to DIR/STEP.json.
     #[arg(long, value_name = "DIR")]
     pub json_dir: Option<PathBuf>,
+    /// Run psbench's client threads only on these CPUs (taskset's list: 0-3,8); the server
+    /// is not moved.
+    #[arg(long, value_name = "LIST", value_parser = crate::results::CpuList::parse)]
+    pub client_cpus: Option<crate::results::CpuList>,
 }
 
 fn steps_help() -> String {
@@ -51,6 +55,10 @@ pub fn command(args: InsertBenchmarkArgs) -> Result<()> {
         percentiles: &args.percentile,
     };
     let command_line: Vec<String> = std::env::args().collect();
+    // This thread starts the client threads, which inherit its CPUs.
+    let _placed = (args.client_cpus.as_ref())
+        .map(|l| crate::driver::place_this_thread(l, "--client-cpus"))
+        .transpose()?;
     console::insert_benchmark(
         &target,
         &steps,

@@ -6,7 +6,7 @@
 use super::{build, locate_family, of_family, Engine};
 use crate::error::usage;
 use crate::results::study::{Study, Variant};
-use crate::results::{Family, VariantProvenance};
+use crate::results::{CpuList, Family, Placement, VariantProvenance};
 use crate::server::options;
 use crate::server::{Home, Sandbox, SandboxSpec, ServerOption};
 use anyhow::{Context, Result};
@@ -123,6 +123,9 @@ pub struct Launch<'a> {
     pub extra_options: Vec<ServerOption>,
     pub wrapper: Vec<String>,
     pub ready_timeout: Duration,
+    /// The CPUs the server runs on, read back with the client's into the provenance; `None`:
+    /// psbench's own, nothing recorded.
+    pub cpus: Option<CpuList>,
 }
 
 /// Start, apply, verify. An error here means the variant did not take effect: it stops the study.
@@ -150,6 +153,7 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
     spec.datadir_from = Some(l.datadir.to_path_buf());
     spec.wrapper = l.wrapper.clone();
     spec.ready_timeout = l.ready_timeout;
+    spec.cpus = l.cpus.clone();
     let identity = build::identify(&bin);
     let sb = Sandbox::start(spec, bin, engine.launcher())
         .with_context(|| format!("starting variant '{}'", v.name))?;
@@ -171,6 +175,25 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
         variables: sb.variables().clone(),
         pfs,
         build: Some(identity),
+        placement: l.cpus.is_some().then(|| placement(&sb)).transpose()?,
     };
     Ok((sb, prov))
+}
+
+/// Where the server's threads and this thread (which starts the client's) may run, as the
+/// kernel reads them back.
+fn placement(sb: &Sandbox) -> Result<Placement> {
+    let pid = sb.pid().context("server not running")?;
+    let threads = crate::probes::cpus::threads_of_tree(pid)?;
+    let mut server: Vec<CpuList> = Vec::new();
+    for (_, list) in &threads {
+        if !server.contains(list) {
+            server.push(list.clone());
+        }
+    }
+    Ok(Placement {
+        server,
+        server_threads: threads.len() as u32,
+        client: crate::probes::cpus::this_thread()?,
+    })
 }

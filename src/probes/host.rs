@@ -1,6 +1,6 @@
 //! The host a study ran on, for its provenance.
 
-use crate::results::Host;
+use crate::results::{CpuList, Host};
 use procfs::{Current, CurrentSI};
 
 /// This machine: hostname, kernel, CPU model and count, memory.
@@ -40,6 +40,33 @@ pub fn current() -> Host {
     }
 }
 
+/// What moves the CPUs' clock: the scaling_governor of each CPU in `cpus` that exposes one
+/// ("performance", or "powersave on 0-3, performance on 4-7"), or "not exposed" (most
+/// virtual machines).
+pub fn governor(cpus: &CpuList) -> String {
+    let mut seen: Vec<(String, Vec<usize>)> = Vec::new();
+    for &c in cpus.cpus() {
+        let path = format!("/sys/devices/system/cpu/cpu{c}/cpufreq/scaling_governor");
+        let Ok(g) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let g = g.trim().to_string();
+        match seen.iter_mut().find(|(name, _)| *name == g) {
+            Some((_, of)) => of.push(c),
+            None => seen.push((g, vec![c])),
+        }
+    }
+    match seen.as_slice() {
+        [] => "not exposed".into(),
+        [(only, of)] if of.len() == cpus.len() => only.clone(),
+        _ => seen
+            .into_iter()
+            .map(|(g, of)| format!("{g} on {}", CpuList::of(of)))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -49,5 +76,6 @@ mod tests {
             h.cpus >= 1 && h.memory_mb > 0 && !h.kernel.is_empty(),
             "{h:?}"
         );
+        assert!(!super::governor(crate::probes::cpus::allowed()).is_empty());
     }
 }

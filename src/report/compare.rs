@@ -31,6 +31,9 @@ fn relabel(mut r: StudyResults, side: &str) -> StudyResults {
         .map(|(k, v)| (renamed(side, &k), v))
         .collect();
     r.notes = r.notes.iter().map(|n| format!("{side}: {n}")).collect();
+    for p in &mut r.host_probes {
+        p.host = format!("{side}: {}", p.host);
+    }
     r
 }
 
@@ -106,6 +109,7 @@ pub fn merge(a: StudyResults, a_path: &str, b: StudyResults, b_path: &str) -> Re
     merged.cells.extend(b.cells);
     merged.cost.extend(b.cost);
     merged.variants.extend(b.variants);
+    merged.host_probes.extend(b.host_probes);
     merged.notes = notes.into_iter().chain(a.notes).chain(b.notes).collect();
     let pairs = a_variants
         .iter()

@@ -6,6 +6,7 @@
 use super::cells::{slots, throughput_variants};
 use super::cost_table::{self, CostRow};
 use super::grid::{pct_threshold, ratio, word, Sense, NOT_RESOLVED, WITHIN};
+use super::saturation::{self, saturated};
 use super::subject::{Pair, Subject};
 use super::tables::{compare_tps, flagged};
 use crate::results::COST_TOLERANCE;
@@ -32,6 +33,7 @@ pub fn findings(s: &Subject) -> Vec<String> {
     out.extend(super::relative_cpu::findings(s));
     out.extend(super::io_regime::findings(&s.results));
     out.extend(super::hosts::findings(s));
+    out.extend(super::host::findings(s));
     out
 }
 
@@ -131,6 +133,7 @@ struct Cmp {
     threads: u32,
     c: Comparison,
     flagged: bool,
+    saturated: bool,
 }
 
 fn throughput_findings(s: &Subject) -> Vec<String> {
@@ -158,6 +161,8 @@ fn throughput_findings(s: &Subject) -> Vec<String> {
                         threads: t,
                         c,
                         flagged: flagged(res, &p.new, step, t) || flagged(res, &p.base, step, t),
+                        saturated: saturated(res, &p.new, step, t)
+                            || saturated(res, &p.base, step, t),
                     })
                 })
                 .collect();
@@ -193,7 +198,7 @@ fn pair_step(p: &Pair, step: &str, cmps: &[Cmp], threshold: f64, rounds: u32) ->
     // Each verdict in the words every table and file uses (grid::word).
     for x in cmps.iter().filter(|x| x.c.verdict.called()) {
         out.push(format!(
-            "{}: {} is {} {} than {} at {}: {} over {} rounds{}.",
+            "{}: {} is {} {} than {} at {}: {} over {} rounds{}{}.",
             step,
             p.new,
             pct(x.c.ratio - 1.0),
@@ -202,6 +207,7 @@ fn pair_step(p: &Pair, step: &str, cmps: &[Cmp], threshold: f64, rounds: u32) ->
             threads(x.threads),
             interval(&x.c),
             x.c.rounds,
+            if x.saturated { saturation::CLAUSE } else { "" },
             care(x)
         ));
     }

@@ -4,7 +4,7 @@
 use super::grid::Table;
 use super::relative_cpu::{self, Side};
 use super::subject::Subject;
-use super::{background, cost_table, hosts, io_regime, rounds_table, slice_table, tables};
+use super::{background, cost_table, host, hosts, io_regime, rounds_table, slice_table, tables};
 
 /// The tables a reader looks at first: throughput, changes, cost.
 pub fn headline(s: &Subject) -> Vec<Table> {
@@ -22,7 +22,7 @@ pub fn headline(s: &Subject) -> Vec<Table> {
 }
 
 /// The tables that explain a change or check a result: the rounds behind each interval,
-/// latency, resources, regime and device IO, validity.
+/// latency, resources, slices, regime and device IO, the host as probed, validity.
 pub fn details(s: &Subject) -> Vec<Table> {
     let mut t = vec![
         rounds_table::per_round(s),
@@ -30,11 +30,9 @@ pub fn details(s: &Subject) -> Vec<Table> {
         tables::resources(s),
     ];
     t.extend(slice_table::slices(s));
-    t.extend([
-        io_regime::table(&s.results),
-        tables::status(s),
-        tables::validity(s),
-    ]);
+    t.extend([io_regime::table(&s.results), tables::status(s)]);
+    t.extend(host::table(s));
+    t.push(tables::validity(s));
     t
 }
 

@@ -419,6 +419,7 @@ pub fn flag_name(f: Flag) -> &'static str {
         Flag::RateNotSustained => "rate not sustained",
         Flag::NotIoBound => "not io-bound",
         Flag::NotCached => "not cached",
+        Flag::HostSaturated => "host-saturated",
     }
 }
 
@@ -488,11 +489,12 @@ pub fn validity(s: &Subject) -> Table {
         id: "validity".into(),
         title: "Validity".into(),
         note: format!(
-            "Rounds with validity flags, retried or failed. Flags: client-bound (client above {:.0}% of a core), contaminated (other processes above {:.0}% of a core; the cell is retried), errors (above {} per transaction), not steady (after where steady state begins, the first and last thirds differ by more than {:.0}% and beyond their noise), rate not sustained, not io-bound / not cached (the cell's disk reads per lookup outside its regime).",
+            "Rounds with validity flags, retried or failed. Flags: client-bound (client above {:.0}% of a core), contaminated (other processes above {:.0}% of a core; the cell is retried), errors (above {} per transaction), not steady (after where steady state begins, the first and last thirds differ by more than {:.0}% and beyond their noise), rate not sustained, not io-bound / not cached (the cell's disk reads per lookup outside its regime){}.",
             l.client_bound_core_share * 100.0,
             l.foreign_cpu_core_share * 100.0,
             l.error_rate,
-            l.trend * 100.0
+            l.trend * 100.0,
+            super::saturation::flag_note(res)
         ),
         columns: vec![
             label("step"),
@@ -504,7 +506,7 @@ pub fn validity(s: &Subject) -> Table {
             label("errors"),
         ],
         rows,
-        legend: Vec::new(),
+        legend: super::saturation::legend(res),
         when_empty: "Every round ran clean: no validity flags, retries or failures.".into(),
     }
 }

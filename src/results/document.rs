@@ -56,6 +56,10 @@ pub struct StudyResults {
     /// (docs/sharding.md); empty in a document from before it was kept.
     #[serde(default, skip_serializing_if = "super::shard::Sharding::is_empty")]
     pub sharding: super::shard::Sharding,
+    /// What the study measured about each host it ran on (wake-ups, steal, governor);
+    /// empty in a document from before it was kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub host_probes: Vec<super::host_probe::HostProbe>,
 }
 
 /// One server binary's prepared data.
@@ -128,7 +132,14 @@ pub enum Flag {
     NotIoBound,
     /// Asked to run cached, but lookups read from disk.
     NotCached,
+    /// Server, client and other processes together kept the CPUs psbench may use more than
+    /// `HOST_SATURATED_SHARE` busy: the cell measures the host's capacity as much as the
+    /// server. Not measured again: another attempt would be saturated too.
+    HostSaturated,
 }
+
+/// A cell whose CPUs were busy (or stolen) more than this share of the time is saturated.
+pub const HOST_SATURATED_SHARE: f64 = 0.9;
 
 /// The data regime a variant's throughput cells ask for (docs/study-file.md#dataset).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]

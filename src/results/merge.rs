@@ -41,6 +41,7 @@ pub fn merge(mut parts: Vec<Part>) -> Result<StudyResults> {
     out.cells.clear();
     out.cost.clear();
     out.notes.clear();
+    out.host_probes.clear();
     out.sharding = Sharding {
         definition_sha256: first.sharding.definition_sha256.clone(),
         ..Sharding::default()
@@ -60,6 +61,11 @@ pub fn merge(mut parts: Vec<Part>) -> Result<StudyResults> {
         for n in &d.notes {
             if !out.notes.contains(n) {
                 out.notes.push(n.clone());
+            }
+        }
+        for hp in &d.host_probes {
+            if !out.host_probes.iter().any(|p| p.host == hp.host) {
+                out.host_probes.push(hp.clone());
             }
         }
         for ds in &d.datasets {

@@ -5,7 +5,9 @@
 
 pub mod bench;
 pub mod build;
+pub mod cpus;
 pub mod document;
+pub mod host_probe;
 pub mod insert_benchmark;
 pub mod io;
 pub mod latency;
@@ -17,11 +19,14 @@ pub mod study;
 
 pub use bench::BenchDocument;
 pub use build::{Family, Flavour, Origin, ServerBuild};
+pub use cpus::CpuList;
 pub use document::{
     CellKey, CellResult, CostResult, CostUnit, CostWindow, DatasetRecord, DeviceIo, Flag,
     FrameGrowth, FramesThatGrew, Regime, RegimeCheck, Resources, SliceRecord, StudyResults,
-    COST_TOLERANCE, COST_WRITE_TOLERANCE, REGIME_CACHED_MAX, REGIME_IO_BOUND_MIN,
+    COST_TOLERANCE, COST_WRITE_TOLERANCE, HOST_SATURATED_SHARE, REGIME_CACHED_MAX,
+    REGIME_IO_BOUND_MIN,
 };
+pub use host_probe::{HostProbe, Placement, Wakeup};
 pub use io::write_atomically;
 pub use provenance::{Host, PfsState, ServerOption, VariantProvenance};
 pub use shard::{MergedPart, RoundRecord, ShardInfo, Sharding};

@@ -31,6 +31,9 @@ pub struct VariantProvenance {
     /// The server build's identity (absent in documents written before psbench recorded it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build: Option<super::build::ServerBuild>,
+    /// Where its server and psbench's client ran, read back, when the study placed them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<super::host_probe::Placement>,
 }
 
 /// One server option, as given on the command line or in a study (`innodb_buffer_pool_size=256M`,

@@ -75,6 +75,10 @@ pub struct Study {
     /// for a bigger machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full: Option<FullSize>,
+    /// `cpus = { server = "0-15", client = "16-31" }`: the CPUs every server the study starts
+    /// and psbench's own client run on.
+    #[serde(default, skip_serializing_if = "CpuPlacement::is_empty")]
+    pub cpus: CpuPlacement,
     #[serde(rename = "variant", default)]
     pub variants: Vec<Variant>,
     #[serde(rename = "workload", default)]
@@ -144,6 +148,22 @@ pub struct FullSize {
     /// The buffer pool of every variant that sets its own (`4G`).
     #[serde(default)]
     pub buffer_pool: Option<String>,
+}
+
+/// Where a study's servers and client run; either may be left to the kernel.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CpuPlacement {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<super::cpus::CpuList>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<super::cpus::CpuList>,
+}
+
+impl CpuPlacement {
+    pub fn is_empty(&self) -> bool {
+        self.server.is_none() && self.client.is_none()
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

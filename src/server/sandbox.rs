@@ -18,8 +18,10 @@ use super::registry;
 pub use super::sandbox_state::SandboxState;
 use crate::connection::Endpoint;
 use crate::error::usage;
-use crate::results::Family;
+use crate::results::{CpuList, Family};
 use anyhow::{anyhow, bail, Context, Result};
+use nix::sched::sched_setaffinity;
+use nix::unistd::Pid;
 use std::collections::BTreeMap;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -49,6 +51,8 @@ pub struct SandboxSpec {
     pub detached: bool,
     /// Try this port first; when it is taken, a free one is chosen instead.
     pub port_hint: Option<u16>,
+    /// The CPUs the server (every process and thread it starts) runs on; `None`: psbench's.
+    pub cpus: Option<CpuList>,
 }
 
 impl SandboxSpec {
@@ -65,6 +69,7 @@ impl SandboxSpec {
             wrapper: Vec::new(),
             detached: false,
             port_hint: None,
+            cpus: None,
         }
     }
 
@@ -283,9 +288,14 @@ impl Sandbox {
         // server's account from exec on, so nothing it creates belongs to root.
         let ids = self.access.server_account().map(|a| (a.uid, a.gid));
         let detached = self.spec.detached;
+        // Threads and children inherit it: the server's whole tree runs there.
+        let cpus = self.spec.cpus.as_ref().map(CpuList::to_set);
         // SAFETY: only async-signal-safe calls between fork and exec.
         unsafe {
             cmd.pre_exec(move || {
+                if let Some(set) = &cpus {
+                    sched_setaffinity(Pid::from_raw(0), set)?;
+                }
                 if let Some((uid, gid)) = ids {
                     account::become_ids(uid, gid)?;
                 }

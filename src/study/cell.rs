@@ -190,6 +190,9 @@ pub fn probed(
     if resources.foreign_cpu_s / wall > limits.foreign_cpu_core_share {
         flags.push(Flag::Contaminated);
     }
+    if machine.saturated() {
+        flags.push(Flag::HostSaturated);
+    }
     if per(t.errors as f64) > limits.error_rate {
         flags.push(Flag::Errors);
     }

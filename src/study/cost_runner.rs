@@ -63,6 +63,7 @@ pub(super) fn run_cost(
             extra_options,
             wrapper: counter.wrapper(&dumps)?,
             ready_timeout: Duration::from_secs(300),
+            cpus: super::placement::server_cpus(study),
         };
         progress.start(&format!("cost: starting {} under callgrind", v.name));
         // Wall time per result, the server's start counted in its variant's first step.

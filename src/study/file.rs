@@ -430,4 +430,18 @@ options = { db_ps_mode = "disable", range-size = 50 }
         assert!(err(&format!("duration = -1\n{OK}")).contains("duration must be more than 0"));
         assert!(err(&format!("base = \"zz\"\n{OK}")).contains("base = 'zz'"));
     }
+
+    #[test]
+    fn cpus_take_taskset_lists() {
+        let s = parse(&format!("cpus = {{ server = \"0-3,8\" }}\n{OK}"), "t.toml").unwrap();
+        assert_eq!(s.cpus.server.unwrap().cpus(), [0, 1, 2, 3, 8]);
+        assert!(s.cpus.client.is_none());
+        assert!(parse(OK, "t.toml").unwrap().cpus.is_empty());
+        let e = err(&format!("cpus = {{ client = \"1-x\" }}\n{OK}"));
+        assert!(
+            e.contains("s.toml, line 1") && e.contains("not a CPU list"),
+            "{e}"
+        );
+        assert!(err(&format!("cpus = {{ clients = \"1\" }}\n{OK}")).contains("clients"));
+    }
 }

@@ -5,7 +5,7 @@
 pub use super::context::Request;
 use super::context::RunContext;
 use super::progress::Progress;
-use super::{alternate, cost_runner, dataset, throughput, work};
+use super::{alternate, cost_runner, dataset, host_probe, throughput, work};
 use crate::results::document::{FORMAT, VERSION};
 use crate::results::study::Schedule;
 use crate::results::{Sharding, StudyResults};
@@ -59,6 +59,7 @@ fn document(req: &Request) -> Result<StudyResults> {
         steps: Vec::new(),
         frames_that_grew: None,
         datasets: Vec::new(),
+        host_probes: Vec::new(),
         sharding: Sharding {
             definition_sha256: definition_sha256(&req.study)?,
             shard: req.shard,
@@ -69,6 +70,7 @@ fn document(req: &Request) -> Result<StudyResults> {
 
 pub fn run_study(req: Request) -> Result<StudyResults> {
     check_client_limits(&req.study)?;
+    super::placement::check(&req.study)?;
     std::fs::create_dir_all(&req.out_dir)
         .with_context(|| format!("creating {}", req.out_dir.display()))?;
     let mut res = document(&req)?;
@@ -106,6 +108,9 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
         prefix: &prefix,
         progress: &progress,
     };
+    progress.start("probing the host: wake-ups, governor");
+    let probed = host_probe::start(&mut res);
+    let client = super::placement::place_client(&study)?;
     if work::runs_cost(&res) {
         cost_runner::run_cost(&ctx, &work::cost_variants(&study), &mut res)?;
     }
@@ -113,6 +118,8 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
         Schedule::Turns => throughput::run_throughput(&ctx, &turns, &mut res)?,
         Schedule::Alternate => alternate::run_alternating(&ctx, &mut res)?,
     }
+    drop(client);
+    host_probe::finish(&mut res, &probed);
     profile_outputs(&req.out_dir, &mut res);
 
     progress.finish();

@@ -135,6 +135,7 @@ pub(super) fn launch<'a>(
         extra_options,
         wrapper: Vec::new(),
         ready_timeout: Duration::from_secs(120),
+        cpus: super::placement::server_cpus(ctx.study),
     })
 }
 

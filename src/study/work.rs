@@ -215,6 +215,7 @@ steps = ["l.i0", "qr100"]
             frames_that_grew: None,
             datasets: Vec::new(),
             sharding: Default::default(),
+            host_probes: Vec::new(),
         }
     }
 
