@@ -9,6 +9,7 @@ mod binary;
 mod error;
 mod handshake;
 mod packets;
+mod ring;
 mod session;
 
 pub use binary::Value;
