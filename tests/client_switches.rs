@@ -16,7 +16,7 @@ const QUERIES: u64 = 4000;
 /// socket that the server's taking in the request wakes too) makes 1.8 and fails this.
 const MAX_PER_QUERY: f64 = 1.1;
 
-fn run(args: &[String], io_uring: Option<&str>) -> serde_json::Value {
+fn run(args: &[String]) -> serde_json::Value {
     let dir = common::tempdir().unwrap();
     let json = dir.path().join("run.json");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_psbench"));
@@ -30,10 +30,6 @@ fn run(args: &[String], io_uring: Option<&str>) -> serde_json::Value {
             &format!("--json={}", json.display()),
         ])
         .env_remove("PSBENCH_MYSQL_PASSWORD");
-    match io_uring {
-        Some(v) => cmd.env("PSBENCH_IO_URING", v),
-        None => cmd.env_remove("PSBENCH_IO_URING"),
-    };
     let out = cmd.output().unwrap();
     assert!(out.status.success(), "{}", common::text(&out));
     serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap()
@@ -72,21 +68,18 @@ fn one_sleep_per_query_over_both_transports() {
         .unwrap();
     assert!(prepare.status.success(), "{}", common::text(&prepare));
     for (transport, args) in transports(&sb) {
-        // With the io_uring round trip where this kernel allows it, and without.
-        for io_uring in [None, Some("off")] {
-            let d = run(&args, io_uring);
-            let queries = d["totals"]["queries"]["total"].as_u64().unwrap();
-            assert_eq!(queries, QUERIES, "{transport}");
-            let switches = d["client_cpu"]["voluntary_context_switches"]
-                .as_u64()
-                .unwrap();
-            let per_query = switches as f64 / queries as f64;
-            assert!(
-                per_query <= MAX_PER_QUERY,
-                "over the {transport} (io_uring {io_uring:?}): {per_query:.2} voluntary \
-                 context switches per query, more than {MAX_PER_QUERY}"
-            );
-            assert!(switches > 0, "{transport}: no context switches counted");
-        }
+        let d = run(&args);
+        let queries = d["totals"]["queries"]["total"].as_u64().unwrap();
+        assert_eq!(queries, QUERIES, "{transport}");
+        let switches = d["client_cpu"]["voluntary_context_switches"]
+            .as_u64()
+            .unwrap();
+        assert!(switches > 0, "{transport}: no context switches counted");
+        let per_query = switches as f64 / queries as f64;
+        assert!(
+            per_query <= MAX_PER_QUERY,
+            "over the {transport}: {per_query:.2} voluntary context switches per query, \
+             more than {MAX_PER_QUERY}"
+        );
     }
 }

@@ -65,7 +65,7 @@ pub fn open(endpoint: &Login<'_>, timeout: Duration) -> Result<Established, Wire
     stream.set_timeouts(Some(timeout))?;
     let mut framed = Framed::new(stream);
     let (connection_id, cache_metadata) = authenticate(&mut framed, endpoint)?;
-    framed.set_timeouts(None)?;
+    framed.stream.set_timeouts(None)?;
     Ok(Established {
         framed,
         connection_id,
@@ -126,7 +126,7 @@ fn authenticate(framed: &mut Framed, e: &Login<'_>) -> Result<(u32, bool), WireE
     }
     .into_owned();
     let pw = e.password.unwrap_or("").as_bytes();
-    let unix = framed.is_unix();
+    let unix = framed.stream.is_unix();
     let scramble = answer(&plugin, &nonce, pw, unix)?;
     let attrs = HashMap::from([
         ("_client_name".to_string(), "psbench".to_string()),

@@ -9,7 +9,6 @@ mod binary;
 mod error;
 mod handshake;
 mod packets;
-mod ring;
 mod session;
 
 pub use binary::Value;

@@ -6,10 +6,8 @@
 //! buffers, not a thousand 4 MiB ones.
 
 use super::error::WireError;
-use super::ring::Ring;
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
-use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::net::UnixStream;
 use std::time::Duration;
 
@@ -54,13 +52,10 @@ impl Stream {
         matches!(self, Stream::Unix { .. })
     }
 
-    fn raw_fd(&self) -> RawFd {
-        match self {
-            Stream::Tcp(s) => s.as_raw_fd(),
-            Stream::Unix { socket, .. } => socket.as_raw_fd(),
-        }
-    }
-
+    /// A round trip is a write, then this read (a poll and a read on the unix socket). The
+    /// same round trip in one io_uring_enter (send and receive linked) cost more client CPU
+    /// per query on Linux 6.18, not less: the kernel's work per round trip (waking the
+    /// server, copying, sleeping until the answer) stays whichever calls ask for it.
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
             Stream::Tcp(s) => s.read(buf),
@@ -99,16 +94,7 @@ fn wait_readable(socket: &UnixStream) -> io::Result<()> {
 }
 
 pub struct Framed {
-    stream: Stream,
-    /// The session proper sends each request with the read of its answer, through `ring`
-    /// where io_uring is allowed.
-    deferred: bool,
-    /// Boxed: a ring's queues take a few hundred bytes the plain connection never needs.
-    ring: Option<Box<Ring>>,
-    /// No ring for this connection: not allowed here, not to be had, or failed.
-    ringless: bool,
-    /// A request built and not yet sent: it goes out with the first read of its answer.
-    queued: bool,
+    pub stream: Stream,
     /// Bytes read and not yet consumed are `rbuf[rpos..filled]`.
     rbuf: Vec<u8>,
     rpos: usize,
@@ -125,10 +111,6 @@ impl Framed {
     pub fn new(stream: Stream) -> Framed {
         Framed {
             stream,
-            deferred: false,
-            ring: None,
-            ringless: false,
-            queued: false,
             rbuf: vec![0; READ_CHUNK],
             rpos: 0,
             filled: 0,
@@ -136,17 +118,6 @@ impl Framed {
             out: Vec::with_capacity(256),
             seq: 0,
         }
-    }
-
-    pub fn is_unix(&self) -> bool {
-        self.stream.is_unix()
-    }
-
-    /// Bound every read and write by `t` (the handshake); `None` for the session proper,
-    /// whose requests then leave with the read of their answers.
-    pub fn set_timeouts(&mut self, t: Option<Duration>) -> io::Result<()> {
-        self.deferred = t.is_none();
-        self.stream.set_timeouts(t)
     }
 
     /// Start a new command (sequence 0) and return its payload buffer.
@@ -162,20 +133,7 @@ impl Framed {
         &mut self.out
     }
 
-    /// Send the packet built since `command`, whose answer is read next: in the session
-    /// proper it leaves with that read, in one system call where io_uring is allowed.
-    pub fn request(&mut self) -> Result<(), WireError> {
-        let len = self.out.len() - 4;
-        if !self.deferred || len >= MAX_PAYLOAD {
-            return self.send();
-        }
-        self.out[..3].copy_from_slice(&(len as u32).to_le_bytes()[..3]);
-        self.out[3] = self.next_seq();
-        self.queued = true;
-        Ok(())
-    }
-
-    /// Send the packet built since `command` or `reply` now, split when 16 MiB or longer.
+    /// Send the packet built since `command` or `reply`, split when 16 MiB or longer.
     pub fn send(&mut self) -> Result<(), WireError> {
         let len = self.out.len() - 4;
         if len < MAX_PAYLOAD {
@@ -262,7 +220,7 @@ impl Framed {
         if self.rbuf.len() < need {
             self.rbuf.resize(need.max(READ_CHUNK), 0);
         }
-        let n = self.read_more()?;
+        let n = self.stream.read(&mut self.rbuf[self.filled..])?;
         if n == 0 {
             return Err(WireError::Io(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
@@ -273,55 +231,10 @@ impl Framed {
         Ok(())
     }
 
-    /// Read into the free end of the buffer, sending a queued request first.
-    fn read_more(&mut self) -> io::Result<usize> {
-        let queued = std::mem::take(&mut self.queued);
-        let buf = &mut self.rbuf[self.filled..];
-        let ring = match self.deferred {
-            true => ring_here(&mut self.ring, &mut self.ringless, &self.stream),
-            false => None,
-        };
-        if let Some(ring) = ring {
-            let got = if queued {
-                ring.round_trip(&self.out, buf)
-            } else {
-                ring.recv(buf)
-            };
-            if got.is_err() {
-                // The connection is done for; its ring may hold entries never submitted.
-                self.ring = None;
-                self.ringless = true;
-            }
-            return got;
-        }
-        if queued {
-            self.stream.write_all(&self.out)?;
-        }
-        self.stream.read(buf)
-    }
-
     /// True when nothing unread is buffered (a response was read to its end).
     pub fn drained(&self) -> bool {
         self.rpos == self.filled
     }
-}
-
-/// The calling thread's ring for this connection, made on first use (and again when the
-/// connection has moved to another thread); `None` before the session proper or when no
-/// ring can be had, which is then not asked again.
-fn ring_here<'a>(
-    ring: &'a mut Option<Box<Ring>>,
-    ringless: &mut bool,
-    stream: &Stream,
-) -> Option<&'a mut Ring> {
-    if *ringless {
-        return None;
-    }
-    if !ring.as_ref().is_some_and(|r| r.is_owned_here()) {
-        *ring = Ring::open(stream.raw_fd()).map(Box::new);
-        *ringless = ring.is_none();
-    }
-    ring.as_deref_mut()
 }
 
 /// A length-encoded integer at `p[*at..]`, advancing `at`; `None` when truncated or NULL.

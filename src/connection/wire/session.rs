@@ -177,7 +177,7 @@ impl Session {
                 "the connection failed earlier and was not re-established",
             ));
         }
-        let result = self.framed.request().and_then(|_| read(self));
+        let result = self.framed.send().and_then(|_| read(self));
         match &result {
             Err(WireError::Server { .. }) if self.framed.drained() => {}
             Err(_) => self.broken = true,
