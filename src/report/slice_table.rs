@@ -23,7 +23,10 @@ fn slice_cv(c: &CellResult) -> f64 {
     }
 }
 
-const COLUMNS: [(&str, fn(&CellResult) -> f64); 4] = [
+/// A column: its name and the cell figure it shows.
+type SliceColumn = (&'static str, fn(&CellResult) -> f64);
+
+const COLUMNS: [SliceColumn; 4] = [
     ("slices", |c| c.slices.len() as f64),
     ("slice s", |c| {
         c.slices.iter().map(|s| s.duration_s).sum::<f64>() / c.slices.len().max(1) as f64
