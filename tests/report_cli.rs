@@ -45,7 +45,7 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-const REPORT_FILES: [&str; 17] = [
+const REPORT_FILES: [&str; 19] = [
     "bench.txt",
     "csv/cost.csv",
     "csv/latency.csv",
@@ -53,6 +53,8 @@ const REPORT_FILES: [&str; 17] = [
     "csv/ratio_by_threads.csv",
     "csv/regime-io.csv",
     "csv/relative.csv",
+    "csv/relative_client_cpu.csv",
+    "csv/relative_server_cpu.csv",
     "csv/resources.csv",
     "csv/rounds.csv",
     "csv/servers.csv",
