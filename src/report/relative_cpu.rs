@@ -4,9 +4,9 @@
 //! busy or small host CPU per transaction can resolve a change that throughput cannot.
 
 use super::cells::slots;
-use super::grid::{change_legend, column, label, Change, Kind, Sense, Table, Value};
+use super::grid::{change_legend, column, label, Change, Kind, Sense, Table};
 use super::subject::{Pair, Subject};
-use super::tables::{compare_metric, compare_tps, legend_for, pair_flagged, throughput_pairs};
+use super::tables::{compare_metric, compare_tps, legend_for, relative_rows, throughput_pairs};
 use crate::results::CellResult;
 use crate::stats::Comparison;
 
@@ -46,29 +46,12 @@ pub fn compare_cpu(
 
 /// The relative CPU table of one side: rows (step, threads), a column per pair.
 pub fn relative_cpu(s: &Subject, side: Side) -> Table {
-    let res = &s.results;
     let pairs = throughput_pairs(s);
     let mut columns = vec![label("step"), label("threads")];
     columns.extend(pairs.iter().map(|p| column(p.label(), Kind::Change)));
-    let rows: Vec<Vec<Value>> =
-        if pairs.is_empty() {
-            Vec::new()
-        } else {
-            slots(res)
-                .into_iter()
-                .map(|(step, t)| {
-                    let mut row = vec![Value::Text(step.clone()), Value::Text(t.to_string())];
-                    row.extend(pairs.iter().map(|p| {
-                        match compare_cpu(s, p, &step, t, side) {
-                            Some(cmp) => Value::Change(Change::cost(cmp))
-                                .flagged_if(pair_flagged(res, p, &step, t)),
-                            None => Value::Missing("—".into()),
-                        }
-                    }));
-                    row
-                })
-                .collect()
-        };
+    let rows = relative_rows(s, &pairs, |p, step, t| {
+        compare_cpu(s, p, step, t, side).map(Change::cost)
+    });
     Table {
         id: format!("relative_{}_cpu", side.name()),
         title: format!(
@@ -93,10 +76,6 @@ fn capitalised(s: &str) -> String {
         .unwrap_or_default()
 }
 
-fn called(c: &Comparison) -> bool {
-    c.verdict.called()
-}
-
 /// Percent change with its sign and interval: "+6.0% [+2.0%, +10.0%]".
 pub fn signed_change(c: &Comparison) -> String {
     let p = |x: f64| format!("{:+.1}%", (x - 1.0) * 100.0);
@@ -116,12 +95,12 @@ pub fn findings(s: &Subject) -> Vec<String> {
             let Some(cpu) = compare_cpu(s, p, &step, t, Side::Server) else {
                 continue;
             };
-            if !called(&cpu) {
+            if !cpu.verdict.called() {
                 continue;
             }
             let more = if cpu.ratio > 1.0 { "more" } else { "less" };
             let tps = compare_tps(s, p, &step, t);
-            let unresolved = tps.is_some_and(|c| !called(&c));
+            let unresolved = tps.is_some_and(|c| !c.verdict.called());
             let tail = match tps {
                 Some(c) if unresolved => format!(
                     " — a change throughput did not resolve here ({})",

@@ -183,28 +183,12 @@ pub fn absolute_throughput(s: &Subject) -> Table {
 
 /// Each variant relative to its base per (step, threads): new/base with its 95% interval.
 pub fn relative_throughput(s: &Subject) -> Table {
-    let res = &s.results;
     let pairs = throughput_pairs(s);
     let mut columns = vec![label("step"), label("threads")];
     columns.extend(pairs.iter().map(|p| column(p.label(), Kind::Change)));
-    let rows = if pairs.is_empty() {
-        Vec::new()
-    } else {
-        slots(res)
-            .into_iter()
-            .map(|(step, t)| {
-                let mut row = vec![Value::Text(step.clone()), Value::Text(t.to_string())];
-                row.extend(pairs.iter().map(|p| {
-                    match compare_tps(s, p, &step, t) {
-                        Some(cmp) => Value::Change(Change::throughput(cmp))
-                            .flagged_if(pair_flagged(res, p, &step, t)),
-                        None => Value::Missing("—".into()),
-                    }
-                }));
-                row
-            })
-            .collect()
-    };
+    let rows = relative_rows(s, &pairs, |p, step, t| {
+        compare_tps(s, p, step, t).map(Change::throughput)
+    });
     Table {
         id: "relative".into(),
         title: "Throughput relative to the base".into(),
@@ -217,6 +201,29 @@ pub fn relative_throughput(s: &Subject) -> Table {
         rows,
         when_empty: "No variant to compare with a base.".into(),
     }
+}
+
+/// Rows (step, threads) with a column per pair: each pair's change there, flagged when its
+/// rounds are, or "—" when it was not measured.
+pub fn relative_rows(
+    s: &Subject,
+    pairs: &[&Pair],
+    change: impl Fn(&Pair, &str, u32) -> Option<Change>,
+) -> Vec<Vec<Value>> {
+    if pairs.is_empty() {
+        return Vec::new();
+    }
+    slots(&s.results)
+        .into_iter()
+        .map(|(step, t)| {
+            let mut row = vec![Value::Text(step.clone()), Value::Text(t.to_string())];
+            row.extend(pairs.iter().map(|p| match change(p, &step, t) {
+                Some(c) => Value::Change(c).flagged_if(pair_flagged(&s.results, p, &step, t)),
+                None => Value::Missing("—".into()),
+            }));
+            row
+        })
+        .collect()
 }
 
 fn relative_note(s: &Subject) -> &'static str {

@@ -27,10 +27,6 @@ impl At {
     }
 }
 
-fn called(c: &Comparison) -> bool {
-    c.verdict.called()
-}
-
 fn width(c: &Comparison) -> f64 {
     let w = c.high.ln() - c.low.ln();
     if w.is_finite() {
@@ -42,7 +38,7 @@ fn width(c: &Comparison) -> f64 {
 
 /// The comparison that says the most: the largest called change, else the narrowest interval.
 fn most_telling(all: Vec<At>) -> Option<At> {
-    let (calls, rest): (Vec<At>, Vec<At>) = all.into_iter().partition(|a| called(&a.c));
+    let (calls, rest): (Vec<At>, Vec<At>) = all.into_iter().partition(|a| a.c.verdict.called());
     if !calls.is_empty() {
         return calls
             .into_iter()
@@ -62,7 +58,7 @@ fn clause(what: &str, best: Option<At>, threshold: f64) -> Option<String> {
             "{what} not resolved here ({}: fewer than 3 rounds)",
             a.place()
         )
-    } else if called(&a.c) {
+    } else if a.c.verdict.called() {
         format!("{what} {} ({})", signed_change(&a.c), a.place())
     } else if a.c.verdict == Verdict::Within {
         format!(

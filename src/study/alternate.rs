@@ -9,7 +9,8 @@ use super::context::{cell_seed, record, RunContext};
 use super::file::{Study, Variant};
 use super::slices::{combine, Slice};
 use super::throughput::{
-    death_note, device_of, launch, most_connections, prepare_regime, record_round,
+    death_note, device_of, launch, most_connections, prepare_regime, record_round, restarted_note,
+    step_workloads,
 };
 use super::work::{missing, my_rounds, order};
 use super::{dataset, regime, variant};
@@ -60,11 +61,7 @@ pub fn slicing(duration_s: f64, slice_s: f64) -> (usize, f64) {
 
 pub fn run_alternating(ctx: &RunContext, res: &mut StudyResults) -> Result<()> {
     let study = ctx.study;
-    let workloads: Vec<_> = study
-        .sysbench_steps()
-        .into_iter()
-        .map(|w| Ok((w, study.workload_of(w)?)))
-        .collect::<Result<_>>()?;
+    let workloads = step_workloads(study)?;
     let slots: Vec<(usize, u32)> = workloads
         .iter()
         .enumerate()
@@ -218,12 +215,11 @@ fn run_slot(
                     } else {
                         format!("{msg}; {note}")
                     };
-                    res.notes.push(format!(
-                        "round {} variant {}: the server died during {} at {} threads and was restarted from a fresh datadir copy",
-                        slot.round + 1,
-                        live[k].variant.name,
-                        slot.step,
-                        slot.threads
+                    res.notes.push(restarted_note(
+                        slot.round,
+                        &live[k].variant.name,
+                        &slot.step,
+                        slot.threads,
                     ));
                     live[k].restart(ctx, res)?;
                 }

@@ -105,7 +105,7 @@ pub fn probed(
     // The server's whole process tree: PostgreSQL works in one process per connection.
     let server_before = process_tree::sample(target.server_pid)?;
     let client_before = ProcSample::of_self()?;
-    let idle_before = idle_cpu_us(target.idle_servers)?;
+    let idle_before = idle_cpu_us(target.idle_servers);
 
     let sampling = match profile {
         Some(p) => Some(p.start(target.server_pid)?),
@@ -123,7 +123,7 @@ pub fn probed(
     let client = ProcSample::of_self()?.since(&client_before);
     let server = process_tree::sample(target.server_pid)?.since(&server_before);
     let machine = MachineSample::now()?.since(&machine_before);
-    let idle_us = idle_cpu_us(target.idle_servers)?.saturating_sub(idle_before) as f64;
+    let idle_us = idle_cpu_us(target.idle_servers).saturating_sub(idle_before) as f64;
     let status_delta = StatusSnapshot::read(&mut admin)?.delta(&status_before);
     let pfs = PfsState::read_any(&mut admin)?;
 
@@ -263,12 +263,10 @@ pub fn failed(key: CellKey, error: String) -> CellResult {
 
 /// CPU microseconds used so far by the process trees of `pids` (servers that may have
 /// exited count nothing).
-fn idle_cpu_us(pids: &[i32]) -> Result<u64> {
-    let mut total = 0;
-    for &pid in pids {
-        total += process_tree::sample(pid).map_or(0, |s| s.cpu_us);
-    }
-    Ok(total)
+fn idle_cpu_us(pids: &[i32]) -> u64 {
+    pids.iter()
+        .map(|&pid| process_tree::sample(pid).map_or(0, |s| s.cpu_us))
+        .sum()
 }
 
 /// Shorter intervals give no rate: a window's last, partial interval can last half a

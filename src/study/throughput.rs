@@ -4,7 +4,7 @@
 
 use super::cell::{self, CellPlan, Target};
 use super::context::{cell_seed, record, RunContext};
-use super::file::Study;
+use super::file::{Study, WorkloadStep};
 use super::work::Turn;
 use super::{dataset, insert_benchmark, regime, variant};
 use crate::probes::device::Device;
@@ -32,11 +32,7 @@ pub(super) fn record_round(study: &Study, res: &mut StudyResults, round: u32) {
 
 pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) -> Result<()> {
     let study = ctx.study;
-    let workloads: Vec<_> = study
-        .sysbench_steps()
-        .into_iter()
-        .map(|w| Ok((w, study.workload_of(w)?)))
-        .collect::<Result<_>>()?;
+    let workloads = step_workloads(study)?;
     let mut profiling = crate::profile::Session::new(&study.profile, &ctx.req.out_dir);
     let clients = most_connections(study);
     for turn in turns {
@@ -84,13 +80,8 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
                 };
                 result = Ok(cell::failed(key.clone(), msg.clone()));
                 ctx.progress.note(&format!("{what} failed: {msg}"));
-                res.notes.push(format!(
-                    "round {} variant {}: the server died during {} at {} threads and was restarted from a fresh datadir copy",
-                    round + 1,
-                    v.name,
-                    w.label(),
-                    threads
-                ));
+                res.notes
+                    .push(restarted_note(round, &v.name, &w.label(), threads));
                 drop(sb);
                 sb = variant::start(&launch)?.0;
                 prepare_regime(ctx, &sb, regime, res)?;
@@ -115,6 +106,23 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
         variant::discard(&ctx.req.home, &name);
     }
     Ok(())
+}
+
+/// The study's sysbench and pgbench steps with their workloads, in the study's order.
+pub(super) fn step_workloads(study: &Study) -> Result<Vec<(&WorkloadStep, Box<dyn Workload>)>> {
+    study
+        .sysbench_steps()
+        .into_iter()
+        .map(|w| Ok((w, study.workload_of(w)?)))
+        .collect()
+}
+
+/// The study's note on a server that died during a cell and was started again.
+pub(super) fn restarted_note(round: u32, variant: &str, step: &str, threads: u32) -> String {
+    format!(
+        "round {} variant {variant}: the server died during {step} at {threads} threads and was restarted from a fresh datadir copy",
+        round + 1
+    )
 }
 
 /// How a variant's sandbox of this study run starts (and starts again after a death).
