@@ -5,13 +5,14 @@
 //! `cargo test --release --test stats_calibration -- --nocapture`.
 //!
 //! The model of a study (docs/statistics.md#calibration): three throughput variants take
-//! turns of 1.5 minutes in an order rotated per round, as a study runs them. The machine's
+//! turns of 1.5 minutes in a balanced order (study::work::balanced_order), as a study runs them. The machine's
 //! level drifts: a linear trend of up to 25% per 40 minutes either way (measured here on
 //! main's host) plus a random walk of 2% per 5 minutes. Each cell has lognormal noise of 3.7%
 //! (a within-round ratio spread of 5.2%, what the default study of a fresh machine showed), and
 //! one cell in 50 is disturbed unnoticed, losing 10–30%.
 
 use psbench::stats::{median, paired, unpaired};
+use psbench::study::work::balanced_order;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -39,9 +40,8 @@ fn study(rng: &mut SmallRng, rounds: usize, effect: f64, noise: f64) -> Vec<(f64
     let mut out = Vec::with_capacity(rounds);
     for r in 0..rounds {
         let mut cell = [0.0; VARIANTS];
-        for k in 0..VARIANTS {
-            // The variant in position k of round r, rotated as study/work.rs does.
-            let v = (k + r) % VARIANTS;
+        let variants: Vec<usize> = (0..VARIANTS).collect();
+        for v in balanced_order(&variants, r as u32) {
             walk += step_sd * normal(rng);
             let minutes = turn as f64 * TURN_MINUTES;
             let level = (1.0 + trend * minutes).max(0.2) * walk.exp();

@@ -20,7 +20,7 @@ pub struct RunArgs {
     /// Warm-up seconds before each cell
     #[arg(long)]
     warmup: Option<f64>,
-    /// Rounds (each runs every variant once, in rotating order)
+    /// Rounds (each runs every variant once, in an order balanced over rounds)
     #[arg(long)]
     rounds: Option<u32>,
     /// Thread counts, e.g. 1,2,4

@@ -38,14 +38,22 @@ pub fn cost_variants(s: &Study) -> Vec<&Variant> {
     }
 }
 
-/// Round `r` runs the variants in an order rotated by `r` (ABC, BCA, CAB, …), so that no
-/// variant is always first after a quiet spell or last in a drift.
-pub fn rotated<T: Clone>(items: &[T], round: u32) -> Vec<T> {
+/// Round `r`'s variant order: even rounds rotate the study's order, odd rounds its reverse
+/// (ABC, CBA, BCA, BAC, CAB, ACB). Every variant runs first equally often, so none is always
+/// first after a quiet spell or last in a drift; and over 2k rounds of k variants each
+/// ordered pair follows one another equally often, so an effect a variant leaves behind (its
+/// CPU caches, its background work) falls on every other variant alike. Rotation alone kept
+/// one direction: with A B C, A ran after C in every round and never after B.
+pub fn balanced_order<T: Clone>(items: &[T], round: u32) -> Vec<T> {
     if items.is_empty() {
         return Vec::new();
     }
-    let k = round as usize % items.len();
-    items[k..].iter().chain(&items[..k]).cloned().collect()
+    let mut base = items.to_vec();
+    if round % 2 == 1 {
+        base.reverse();
+    }
+    let k = (round / 2) as usize % base.len();
+    base[k..].iter().chain(&base[..k]).cloned().collect()
 }
 
 /// The (variant, cost step) pairs without a result yet (none in a shard that runs no cost).
@@ -94,7 +102,7 @@ pub fn my_rounds(study: &Study, res: &StudyResults) -> Vec<(u32, u32)> {
 /// The variants of round `round` in the order they run.
 pub fn order<'a>(study: &'a Study, res: &StudyResults, round: u32) -> Vec<&'a Variant> {
     let local = res.sharding.shard.map_or(round, |s| s.local(round));
-    rotated(&throughput_variants(study), local)
+    balanced_order(&throughput_variants(study), local)
 }
 
 /// Whether this document runs cost mode: a whole study does, of a sharded one shard 0 (or
@@ -109,7 +117,7 @@ pub fn turns<'a>(study: &'a Study, res: &StudyResults) -> Vec<Turn<'a>> {
     let missing = |round, v: &Variant, step, threads| missing(res, round, v, step, threads);
     let mut out = Vec::new();
     for (round, local) in my_rounds(study, res) {
-        for v in rotated(&throughput_variants(study), local) {
+        for v in balanced_order(&throughput_variants(study), local) {
             let cells: Vec<(usize, u32)> = sysbench
                 .iter()
                 .enumerate()
@@ -231,11 +239,36 @@ steps = ["l.i0", "qr100"]
     }
 
     #[test]
-    fn rounds_rotate_the_order() {
+    fn rounds_alternate_rotations_of_the_order_and_its_reverse() {
         let v = ["a", "b", "c"];
-        assert_eq!(rotated(&v, 0), ["a", "b", "c"]);
-        assert_eq!(rotated(&v, 1), ["b", "c", "a"]);
-        assert_eq!(rotated(&v, 5), ["c", "a", "b"]);
+        let orders: Vec<Vec<&str>> = (0..6).map(|r| balanced_order(&v, r)).collect();
+        assert_eq!(
+            orders,
+            [
+                ["a", "b", "c"],
+                ["c", "b", "a"],
+                ["b", "c", "a"],
+                ["b", "a", "c"],
+                ["c", "a", "b"],
+                ["a", "c", "b"]
+            ]
+        );
+        // Every ordered pair is adjacent equally often over 2k rounds; every variant is first
+        // equally often.
+        let mut follows = std::collections::BTreeMap::new();
+        for o in &orders {
+            for w in o.windows(2) {
+                *follows.entry((w[0], w[1])).or_insert(0) += 1;
+            }
+        }
+        assert_eq!(follows.len(), 6);
+        assert!(follows.values().all(|&n| n == 2), "{follows:?}");
+        for x in v {
+            assert_eq!(orders.iter().filter(|o| o[0] == x).count(), 2);
+        }
+        assert_eq!(balanced_order(&["a", "b"], 1), ["b", "a"]);
+        assert_eq!(balanced_order(&["a", "b"], 2), ["b", "a"]);
+        assert_eq!(balanced_order(&["a", "b"], 3), ["a", "b"]);
     }
 
     #[test]
