@@ -23,6 +23,7 @@
 
 pub mod build;
 pub mod fetch;
+pub mod from_source;
 pub mod listing;
 pub mod mysql;
 pub mod postgres;
@@ -31,6 +32,7 @@ pub mod sandboxes;
 pub mod study_checks;
 pub mod variant;
 
+use crate::builds::recipe::{FlagSet, Layout, Recipe};
 use crate::cost::Counter;
 use crate::results::study::{Study, Variant};
 use crate::results::PfsState;
@@ -86,6 +88,16 @@ pub trait Engine: Sync {
     fn check_variant(&self, v: &Variant) -> Result<()>;
     /// The study's parts (workloads, dataset) that this engine cannot run.
     fn check_study(&self, study: &Study) -> Result<()>;
+
+    /// The flag sets a server of this engine can be built from source with.
+    fn flag_sets(&self) -> &'static [FlagSet];
+    /// The recipe of flag set `flags`, with the user's `extra` options, for the source in
+    /// `layout` (refused when the source is not this engine's).
+    fn recipe(&self, flags: &str, extra: &[String], layout: &Layout) -> Result<Recipe>;
+    /// Whether `dir` holds a source tree of this engine.
+    fn is_source(&self, dir: &Path) -> bool;
+    /// The exact options of flag set `flags`, per kind of source (`MariaDB`, `MySQL`).
+    fn flag_set_options(&self, flags: &str) -> Result<Vec<(&'static str, Vec<String>)>>;
 
     /// How cost mode counts a window's work on this engine's server.
     fn counting(&self) -> &'static dyn Counter;

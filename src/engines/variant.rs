@@ -24,8 +24,11 @@ pub fn family(v: &Variant) -> Family {
     }
 }
 
-/// The family of the build a variant names by version or basedir, if it names one.
+/// The family of the build a variant names by version, basedir or build, if it names one.
 pub fn build_family(v: &Variant) -> Option<Family> {
+    if let Some(b) = &v.build {
+        return super::from_source::engine_of_spec(b).ok().map(|e| e.family());
+    }
     if let Some(r) = &v.version {
         return super::releases::Release::parse(r).ok().map(|r| r.family());
     }
@@ -49,7 +52,14 @@ pub fn resolve_builds(study: &mut Study) -> Result<()> {
         if v.basedir.is_some() {
             continue;
         }
-        if let Some(ver) = &v.version {
+        if let Some(b) = &v.build {
+            let (dir, _) = super::from_source::build(
+                &super::from_source::Request::of(b),
+                &mut std::io::stderr(),
+            )
+            .with_context(|| format!("building variant {}'s server", v.name))?;
+            v.basedir = Some(crate::builds::BuildRecord::tree(&dir));
+        } else if let Some(ver) = &v.version {
             let dir = super::fetch::release(
                 ver,
                 &crate::server::fetch::cache_dir(),

@@ -14,9 +14,11 @@ pub mod errorlog;
 pub mod launch;
 pub mod options;
 pub mod presets;
+pub mod recipe;
 pub mod scenarios;
 
 use super::Engine;
+use crate::builds::recipe::{FlagSet, Layout, Recipe};
 use crate::cost::Counter;
 use crate::error::usage;
 use crate::results::study::{Study, Variant};
@@ -121,6 +123,25 @@ impl Engine for MySqlFamily {
             )];
         }
         Vec::new()
+    }
+
+    fn flag_sets(&self) -> &'static [FlagSet] {
+        recipe::FLAG_SETS
+    }
+
+    fn recipe(&self, flags: &str, extra: &[String], layout: &Layout) -> Result<Recipe> {
+        recipe::recipe(flags, extra, layout)
+    }
+
+    fn is_source(&self, dir: &Path) -> bool {
+        recipe::flavour_and_release(dir).is_ok()
+    }
+
+    fn flag_set_options(&self, flags: &str) -> Result<Vec<(&'static str, Vec<String>)>> {
+        Ok(vec![
+            ("MariaDB", recipe::options(crate::results::Flavour::MariaDb, flags)?),
+            ("MySQL", recipe::options(crate::results::Flavour::MySql, flags)?),
+        ])
     }
 
     fn counting(&self) -> &'static dyn Counter {

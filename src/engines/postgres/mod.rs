@@ -9,11 +9,13 @@
 pub mod binaries;
 pub mod cluster;
 pub mod launch;
+pub mod recipe;
 pub mod scenarios;
 pub mod secure;
 pub mod settings;
 
 use super::Engine;
+use crate::builds::recipe::{FlagSet, Layout, Recipe};
 use crate::cost::Counter;
 use crate::error::usage;
 use crate::results::study::{Study, Variant};
@@ -118,6 +120,22 @@ impl Engine for Postgres {
 
     /// Each backend counted from the dump it writes at exit: a forked backend cannot be
     /// reached by callgrind_control.
+    fn flag_sets(&self) -> &'static [FlagSet] {
+        recipe::FLAG_SETS
+    }
+
+    fn recipe(&self, flags: &str, extra: &[String], layout: &Layout) -> Result<Recipe> {
+        recipe::recipe(flags, extra, layout)
+    }
+
+    fn is_source(&self, dir: &Path) -> bool {
+        recipe::release(dir).is_ok()
+    }
+
+    fn flag_set_options(&self, flags: &str) -> Result<Vec<(&'static str, Vec<String>)>> {
+        Ok(vec![("PostgreSQL", recipe::options(flags)?)])
+    }
+
     fn counting(&self) -> &'static dyn Counter {
         &crate::cost::ExitDumps
     }

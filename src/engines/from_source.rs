@@ -1,0 +1,195 @@
+//! Servers built from source, for `psbench build` and a variant's `build = { … }`: the engine
+//! named or told from the source, the flag set checked before anything is fetched, the source
+//! prepared and pinned, the engine's recipe run (or its build found in the cache), and the tree
+//! checked to be a server of that engine.
+
+use super::{of_family, Engine, Family};
+use crate::builds::{self, builder::Builder, debian, BuildRecord, SourceSpec};
+use crate::error::usage;
+use crate::results::study::BuildSpec;
+use anyhow::{Context, Result};
+use std::path::PathBuf;
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// `mariadb`, `mysql` or `postgres`; told from the source when absent.
+    pub engine: Option<String>,
+    /// `debian:PACKAGE[=VERSION]`, a source tree or a tarball.
+    pub source: String,
+    pub flags: String,
+    /// The user's own configure or cmake options, after the flag set's.
+    pub extra: Vec<String>,
+}
+
+impl Request {
+    /// A variant's `build` key.
+    pub fn of(b: &BuildSpec) -> Self {
+        Request {
+            engine: b.engine.clone(),
+            source: b.source.clone(),
+            flags: b.flags.clone(),
+            extra: b.extra.clone(),
+        }
+    }
+}
+
+/// A variant's `build` key, checked without fetching anything: its source names a server
+/// psbench can tell (or its engine is given) and that engine has the flag set.
+pub fn check(b: &BuildSpec) -> Result<()> {
+    let engine = engine_of_spec(b)?;
+    check_flags(engine, &b.flags)
+}
+
+/// The engine a variant's `build` key builds.
+pub fn engine_of_spec(b: &BuildSpec) -> Result<&'static dyn Engine> {
+    let spec = SourceSpec::parse(&b.source)?;
+    match &b.engine {
+        Some(name) => engine_named(name),
+        None => engine_of(&spec).ok_or_else(|| unknown_engine(&b.source)),
+    }
+}
+
+fn unknown_engine(source: &str) -> anyhow::Error {
+    usage(format!(
+        "cannot tell which server '{source}' is the source of: name the engine (mariadb, mysql or postgres)"
+    ))
+}
+
+fn check_flags(engine: &dyn Engine, flags: &str) -> Result<()> {
+    if engine.flag_sets().iter().any(|f| f.name == flags) {
+        return Ok(());
+    }
+    let names: Vec<&str> = engine.flag_sets().iter().map(|f| f.name).collect();
+    Err(usage(format!(
+        "{} has no flag set '{flags}' (it has: {})",
+        engine.name(),
+        names.join(", ")
+    )))
+}
+
+/// The engine `name` names, for `psbench build`.
+pub fn engine_named(name: &str) -> Result<&'static dyn Engine> {
+    match name {
+        "mariadb" | "mysql" => Ok(of_family(Family::Mysql)),
+        "postgres" | "postgresql" => Ok(of_family(Family::Postgres)),
+        _ => Err(usage(format!(
+            "psbench builds mariadb, mysql or postgres, not '{name}'"
+        ))),
+    }
+}
+
+/// The engine a source is of: a Debian package by its name, a tree by its files. A tarball is
+/// told once unpacked, so it needs the engine named.
+fn engine_of(spec: &SourceSpec) -> Option<&'static dyn Engine> {
+    match spec {
+        SourceSpec::Debian { package, .. } if package.starts_with("postgresql") => {
+            Some(of_family(Family::Postgres))
+        }
+        SourceSpec::Debian { package, .. }
+            if package.starts_with("mariadb") || package.starts_with("mysql") =>
+        {
+            Some(of_family(Family::Mysql))
+        }
+        SourceSpec::Tree(dir) => super::ALL
+            .iter()
+            .map(|f| of_family(*f))
+            .find(|e| e.is_source(dir)),
+        _ => None,
+    }
+}
+
+/// The engine, the prepared source and the builder of `req`, its flag set checked before
+/// anything is fetched.
+fn prepare(
+    req: &Request,
+    out: &mut dyn std::io::Write,
+) -> Result<(&'static dyn Engine, builds::Source, Builder)> {
+    let spec = SourceSpec::parse(&req.source)?;
+    let engine = match &req.engine {
+        Some(name) => engine_named(name)?,
+        None => engine_of(&spec).ok_or_else(|| unknown_engine(&req.source))?,
+    };
+    check_flags(engine, &req.flags)?;
+    let builder = Builder::new()?;
+    let cache = crate::server::fetch::cache_dir();
+    let source = builds::source::prepare(&spec, &cache, &builder, debian::installed_version, out)?;
+    if !engine.is_source(&source.dir) {
+        return Err(usage(format!(
+            "{} is not a {} source tree",
+            source.dir.display(),
+            engine.name()
+        )));
+    }
+    Ok((engine, source, builder))
+}
+
+/// `psbench build --source-only`: the source fetched and unpacked, its tree.
+pub fn source_only(req: &Request, out: &mut dyn std::io::Write) -> Result<builds::Source> {
+    Ok(prepare(req, out)?.1)
+}
+
+/// `psbench build --configure-only`: the flag set's configure step alone; its build directory.
+pub fn configure_only(req: &Request, out: &mut dyn std::io::Write) -> Result<PathBuf> {
+    let (engine, source, builder) = prepare(req, out)?;
+    builds::runner::configure_only(
+        &source,
+        &|layout| engine.recipe(&req.flags, &req.extra, layout),
+        &builder,
+        out,
+    )
+}
+
+/// The build `req` asks for: its directory in the build cache and its record (built now when
+/// the cache does not have it). Progress and messages go to `out`.
+pub fn build(req: &Request, out: &mut dyn std::io::Write) -> Result<(PathBuf, BuildRecord)> {
+    let (engine, source, builder) = prepare(req, out)?;
+    let label = format!("{} {} ({})", engine.name(), req.flags, source.spec);
+    writeln!(out, "build {label}")?;
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (dir, record) = builds::runner::build(
+        &engine.name().to_lowercase().replace(' ', "-"),
+        &source,
+        &|layout| engine.recipe(&req.flags, &req.extra, layout),
+        &builder,
+        out,
+    )?;
+    let tree = BuildRecord::tree(&dir);
+    let bin = engine
+        .build_at(&tree)
+        .with_context(|| format!("checking the built server at {}", tree.display()))?;
+    let when = if record.built_unix >= started {
+        format!("built in {:.0} s", record.build_seconds)
+    } else {
+        format!("from the cache; it took {:.0} s to build", record.build_seconds)
+    };
+    writeln!(
+        out,
+        "{}: {} {} ({} flags, {when})",
+        record.name,
+        super::label(&bin),
+        bin.version,
+        record.flags
+    )?;
+    Ok((dir, record))
+}
+
+/// `psbench build --flag-sets [ENGINE]`: each flag set, what it is for, its exact options.
+pub fn flag_set_listing(engine: Option<&str>) -> Result<String> {
+    let engines: Vec<&'static dyn Engine> = match engine {
+        Some(name) => vec![engine_named(name)?],
+        None => super::ALL.iter().map(|f| of_family(*f)).collect(),
+    };
+    let mut out = String::new();
+    for e in engines {
+        for f in e.flag_sets() {
+            out.push_str(&format!("{} {}: {}\n", e.name(), f.name, f.purpose));
+            for (kind, options) in e.flag_set_options(f.name)? {
+                out.push_str(&format!("  {kind}: {}\n", options.join(" ")));
+            }
+        }
+    }
+    Ok(out)
+}
