@@ -107,9 +107,10 @@ impl Schedule {
 pub const DEFAULT_SLICE_S: f64 = 1.0;
 
 impl Study {
-    /// Measured seconds per slice of an alternating study.
+    /// Measured seconds per slice of an alternating study: `slice`, else 1 s or the whole
+    /// measured time when that is shorter (`--time 0.5` on a built-in study).
     pub fn slice_s(&self) -> f64 {
-        self.slice.unwrap_or(DEFAULT_SLICE_S)
+        self.slice.unwrap_or(DEFAULT_SLICE_S.min(self.duration))
     }
 }
 

@@ -1,6 +1,6 @@
 //! Command-line overrides of a study file (`--time`, `--rounds`, `--threads`, …).
 
-use super::file::{Mode, Study};
+use super::file::{Mode, Schedule, Study};
 use crate::error::usage;
 use anyhow::Result;
 
@@ -37,6 +37,15 @@ impl Overrides {
         }
         if self.profile {
             s.profile.enabled = true;
+            if s.schedule == Schedule::Alternate {
+                // A profile samples whole cells, so a profiled run takes turns.
+                s.schedule = Schedule::Turns;
+                s.slice = None;
+                eprintln!(
+                    "note: --profile samples whole cells, so this run of {} takes turns instead of alternating its servers",
+                    s.name
+                );
+            }
         }
         if let Some(t) = self.time {
             if !(t.is_finite() && t > 0.0) {
@@ -245,5 +254,24 @@ mod tests {
             ..Overrides::default()
         };
         assert!(zero.apply(&mut s).is_err());
+    }
+
+    #[test]
+    fn a_profiled_or_short_run_of_an_alternating_study_still_runs() {
+        let mut p = crate::study::builtin::builtin("pfs-overhead").unwrap();
+        assert_eq!(p.schedule, Schedule::Alternate);
+        let short = Overrides {
+            time: Some(0.6),
+            ..Overrides::default()
+        };
+        short.apply(&mut p).unwrap();
+        assert_eq!(p.slice_s(), 0.6);
+        Overrides {
+            profile: true,
+            ..Overrides::default()
+        }
+        .apply(&mut p)
+        .unwrap();
+        assert_eq!(p.schedule, Schedule::Turns);
     }
 }
