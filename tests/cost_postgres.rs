@@ -87,7 +87,13 @@ fn each_windows_backend_is_counted_and_a_burst_is_caught() {
     let plain = cost::measure(&ExitDumps, &target, w.as_ref(), &plan(), 12).unwrap();
     eprintln!("plain: {:?}", plain.estimates);
     assert!(!plain.unstable, "{plain:?}");
-    assert_eq!(plain.windows.len(), 3);
+    // Usually one attempt of three windows. Under load the backend's count in one window has
+    // been seen to stray (CI, 2026-11-26: the attempts then agreed, 41,810 and 41,804); the
+    // self-check measures once more, which is what it is for.
+    assert!(
+        plain.windows.len() == 3 || plain.windows.len() == 6,
+        "{plain:?}"
+    );
     assert!(
         (10_000.0..200_000.0).contains(&plain.ir_per_txn),
         "a point select costs tens of thousands of instructions: {plain:?}"
