@@ -89,8 +89,8 @@ fn each_windows_backend_is_counted_and_a_burst_is_caught() {
     assert!(!plain.unstable, "{plain:?}");
     // Usually one attempt of three windows. Under load the backend's count in one window has
     // been seen to stray (CI, 2026-11-26: the second attempt's marginal estimates then agreed,
-    // 41,810 and 41,804 instructions); the
-    // self-check measures once more, which is what it is for.
+    // 41,810 and 41,804 instructions); the self-check measures once more, which is what it
+    // is for.
     assert!(
         plain.windows.len() == 3 || plain.windows.len() == 6,
         "{plain:?}"
