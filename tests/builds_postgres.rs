@@ -43,7 +43,13 @@ impl Builds {
 
     /// Build `flags` and return the tree it printed.
     fn build(&self, flags: &str) -> (PathBuf, String) {
-        let o = self.run(&["build", "postgres", "debian:postgresql-15", "--flags", flags]);
+        let o = self.run(&[
+            "build",
+            "postgres",
+            "debian:postgresql-15",
+            "--flags",
+            flags,
+        ]);
         assert!(o.status.success(), "{}", common::text(&o));
         let tree = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
         (tree, String::from_utf8_lossy(&o.stderr).to_string())
@@ -95,14 +101,28 @@ fn postgres_builds_from_debian_source_in_two_flag_sets_and_runs_them_as_variants
     };
 
     // Bad input: exit 2, one line, before anything is built.
-    let o = b.run(&["build", "postgres", "debian:postgresql-15", "--flags", "fast"]);
+    let o = b.run(&[
+        "build",
+        "postgres",
+        "debian:postgresql-15",
+        "--flags",
+        "fast",
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", common::text(&o));
-    assert!(common::text(&o).contains("release, os, dtrace"), "{}", common::text(&o));
+    assert!(
+        common::text(&o).contains("release, os, dtrace"),
+        "{}",
+        common::text(&o)
+    );
     let empty = tmp.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
     let o = b.run(&["build", "postgres", empty.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", common::text(&o));
-    assert!(common::text(&o).contains("not a PostgreSQL source tree"), "{}", common::text(&o));
+    assert!(
+        common::text(&o).contains("not a PostgreSQL source tree"),
+        "{}",
+        common::text(&o)
+    );
 
     // A compile failure (configure refuses the compiler flag): exit 1, one line naming the
     // log, which says why; nothing half-built left.
@@ -119,20 +139,34 @@ fn postgres_builds_from_debian_source_in_two_flag_sets_and_runs_them_as_variants
         .split_whitespace()
         .find(|w| w.ends_with(".log"))
         .unwrap_or_else(|| panic!("no log named: {err}"));
-    assert!(std::fs::read_to_string(log).unwrap().contains("fno-such-option-in-psbench"));
+    assert!(std::fs::read_to_string(log)
+        .unwrap()
+        .contains("fno-such-option-in-psbench"));
     assert_eq!(b.entries(), (vec![], vec![]), "left behind after a failure");
 
     // Two flag sets, each read back from its own pg_config.
     let (release, _) = b.build("release");
     let (os, _) = b.build("os");
     let (rel_flags, os_flags) = (cflags(&release), cflags(&os));
-    assert!(rel_flags.contains("-O2") && !rel_flags.contains("-Os"), "{rel_flags}");
-    assert!(os_flags.contains("-Os") && !os_flags.contains("-O2"), "{os_flags}");
+    assert!(
+        rel_flags.contains("-O2") && !rel_flags.contains("-Os"),
+        "{rel_flags}"
+    );
+    assert!(
+        os_flags.contains("-Os") && !os_flags.contains("-O2"),
+        "{os_flags}"
+    );
     let (r, s) = (record(&release), record(&os));
     assert_eq!(r["source"], format!("debian:postgresql-15={version}"));
     assert_eq!(r["source_sha256"], s["source_sha256"]);
-    assert_ne!(r["binary_sha256"], s["binary_sha256"], "two flag sets, one binary");
-    assert!(r["options"].as_array().unwrap().contains(&"CFLAGS=-O2".into()));
+    assert_ne!(
+        r["binary_sha256"], s["binary_sha256"],
+        "two flag sets, one binary"
+    );
+    assert!(r["options"]
+        .as_array()
+        .unwrap()
+        .contains(&"CFLAGS=-O2".into()));
 
     // The same request again is the cached build.
     let (again, note) = b.build("release");
@@ -173,7 +207,12 @@ workload = "oltp_point_select"
     let file = tmp.path().join("s.toml");
     std::fs::write(&file, study).unwrap();
     let out = tmp.path().join("out");
-    let o = b.run(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let o = b.run(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", common::text(&o));
     let res = common::results(&out);
     let build = |v: &str| res["variants"][v]["build"].clone();
@@ -181,7 +220,10 @@ workload = "oltp_point_select"
     for (v, flags, cflag) in [("rel", "release", "CFLAGS=-O2"), ("os", "os", "CFLAGS=-Os")] {
         assert_eq!(build(v)["origin"]["kind"], "build", "{}", build(v));
         assert_eq!(build(v)["origin"]["flags"], flags);
-        assert!(build(v)["build_flags"].as_array().unwrap().contains(&cflag.into()));
+        assert!(build(v)["build_flags"]
+            .as_array()
+            .unwrap()
+            .contains(&cflag.into()));
     }
     assert_eq!(build("os")["sha256"], s["binary_sha256"]);
     let costed: Vec<&str> = res["cost"]

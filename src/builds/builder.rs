@@ -20,7 +20,12 @@ impl Builder {
 
     /// `program` to run as the builder, from `dir`, with `home` as its HOME (the account has
     /// none of its own).
-    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>, dir: &Path, home: &Path) -> Command {
+    pub fn command(
+        &self,
+        program: impl AsRef<std::ffi::OsStr>,
+        dir: &Path,
+        home: &Path,
+    ) -> Command {
         let mut cmd = Command::new(program);
         if let Some(acc) = &self.account {
             run_as(&mut cmd, acc);

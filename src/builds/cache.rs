@@ -75,7 +75,13 @@ pub fn key(recipe: &Recipe, source: &Source, compiler: &str, target_cpu: Option<
 
 /// The directory name of a build.
 pub fn entry_name(recipe: &Recipe, key: &str) -> String {
-    format!("{}-{}-{}-{}", recipe.engine, recipe.release, recipe.flags, &key[..8])
+    format!(
+        "{}-{}-{}-{}",
+        recipe.engine,
+        recipe.release,
+        recipe.flags,
+        &key[..8]
+    )
 }
 
 /// Every finished build under `dir`, by name.
@@ -116,7 +122,10 @@ pub fn listing(dir: &Path) -> String {
 pub fn read(dir: &Path) -> Option<BuildRecord> {
     let text = std::fs::read_to_string(dir.join("build.json")).ok()?;
     let r: BuildRecord = serde_json::from_str(&text).ok()?;
-    BuildRecord::tree(dir).join(&r.server).is_file().then_some(r)
+    BuildRecord::tree(dir)
+        .join(&r.server)
+        .is_file()
+        .then_some(r)
 }
 
 /// The finished build with this key.
@@ -142,14 +151,18 @@ pub fn remove(dir: &Path, name: &str) -> Result<BuildRecord> {
         .collect();
     match hits.as_slice() {
         [(path, r)] => {
-            std::fs::remove_dir_all(path).with_context(|| format!("removing {}", path.display()))?;
+            std::fs::remove_dir_all(path)
+                .with_context(|| format!("removing {}", path.display()))?;
             Ok(r.clone())
         }
         [] => Err(usage(format!(
             "no build named '{name}' in {} (psbench build --list shows them)",
             dir.display()
         ))),
-        _ => Err(usage(format!("'{name}' names {} builds: give more of its name", hits.len()))),
+        _ => Err(usage(format!(
+            "'{name}' names {} builds: give more of its name",
+            hits.len()
+        ))),
     }
 }
 

@@ -51,8 +51,10 @@ impl<'a> Apt<'a> {
     /// Write the sources list and fetch the lists when they are missing or a day old.
     fn update(&self, log: &mut dyn std::io::Write) -> Result<()> {
         for d in ["lists/partial", "cache/archives/partial", "sources.list.d"] {
-            self.builder.own(&self.root.join(d))?;
+            let d = self.root.join(d);
+            std::fs::create_dir_all(&d).with_context(|| format!("creating {}", d.display()))?;
         }
+        self.builder.own(&self.root)?;
         let list = self.root.join("sources.list");
         let text = sources_list(&system_mirrors());
         let same = std::fs::read_to_string(&list).is_ok_and(|t| t == text);
@@ -60,12 +62,18 @@ impl<'a> Apt<'a> {
         let fresh = same
             && std::fs::metadata(&stamp)
                 .and_then(|m| m.modified())
-                .is_ok_and(|t| SystemTime::now().duration_since(t).unwrap_or_default() < LISTS_FRESH_FOR);
+                .is_ok_and(|t| {
+                    SystemTime::now().duration_since(t).unwrap_or_default() < LISTS_FRESH_FOR
+                });
         if fresh {
             return Ok(());
         }
         std::fs::write(&list, &text).with_context(|| format!("writing {}", list.display()))?;
-        writeln!(log, "apt: fetching the source lists into {}", self.root.display())?;
+        writeln!(
+            log,
+            "apt: fetching the source lists into {}",
+            self.root.display()
+        )?;
         let out = self
             .command("apt-get", &self.root)
             .args(["-q", "update"])
@@ -141,12 +149,19 @@ impl<'a> Apt<'a> {
                 .output()
                 .context("running apt-get source")?;
             if !out.status.success() || !dsc.is_file() {
+                let _ = std::fs::remove_dir_all(&dir);
+                let others: Vec<&String> = versions.iter().filter(|v| *v != version).collect();
                 bail!(
-                    "apt-get source {package}={version} failed: {}",
-                    last_line(&out.stderr)
+                    "the mirror did not serve the source of {package} {version} ({}); name another version with debian:{package}=VERSION (Debian lists: {})",
+                    first_error(&out.stderr),
+                    others.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(", ")
                 );
             }
-            writeln!(log, "unpacking {} (Debian's patches applied)", dsc.display())?;
+            writeln!(
+                log,
+                "unpacking {} (Debian's patches applied)",
+                dsc.display()
+            )?;
             let unpacked = tree.with_extension("partial");
             let _ = std::fs::remove_dir_all(&unpacked);
             let out = self
@@ -158,7 +173,11 @@ impl<'a> Apt<'a> {
                 .output()
                 .context("running dpkg-source -x (install dpkg-dev: bash scripts/setup.sh does)")?;
             if !out.status.success() {
-                bail!("dpkg-source -x {} failed: {}", dsc.display(), last_line(&out.stderr));
+                bail!(
+                    "dpkg-source -x {} failed: {}",
+                    dsc.display(),
+                    last_line(&out.stderr)
+                );
             }
             std::fs::write(unpacked.join(".unpacked"), format!("{package} {version}\n"))?;
             std::fs::rename(&unpacked, &tree)
@@ -173,7 +192,11 @@ impl<'a> Apt<'a> {
 /// (`1:10.11.19-0+deb12u1` for mariadb when mariadb-server is installed).
 pub fn installed_version(package: &str) -> Option<String> {
     let out = Command::new("dpkg-query")
-        .args(["-W", "-f", "${source:Package}\t${source:Version}\t${db:Status-Status}\n"])
+        .args([
+            "-W",
+            "-f",
+            "${source:Package}\t${source:Version}\t${db:Status-Status}\n",
+        ])
         .output()
         .ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
@@ -212,7 +235,10 @@ fn system_mirrors() -> (String, String) {
     let mut texts = vec![std::fs::read_to_string("/etc/apt/sources.list").unwrap_or_default()];
     if let Ok(dir) = std::fs::read_dir("/etc/apt/sources.list.d") {
         for e in dir.flatten() {
-            if e.path().extension().is_some_and(|x| x == "sources" || x == "list") {
+            if e.path()
+                .extension()
+                .is_some_and(|x| x == "sources" || x == "list")
+            {
                 texts.push(std::fs::read_to_string(e.path()).unwrap_or_default());
             }
         }
@@ -257,6 +283,15 @@ fn sources_list((main, security): &(String, String)) -> String {
     s
 }
 
+/// apt's first `E:` line without its prefix (`Failed to fetch URL  404  Not Found`).
+fn first_error(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    match text.lines().find_map(|l| l.strip_prefix("E: ")) {
+        Some(e) => e.split(" [IP").next().unwrap_or(e).trim().to_string(),
+        None => last_line(bytes),
+    }
+}
+
 fn last_line(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes)
         .lines()
@@ -278,15 +313,23 @@ mod tests {
             "http://mirror.example/debian-security".into(),
         ));
         assert!(text.contains("deb-src http://mirror.example/debian bookworm main\n"));
-        assert!(text.contains("deb-src http://mirror.example/debian-security trixie-security main\n"));
+        assert!(
+            text.contains("deb-src http://mirror.example/debian-security trixie-security main\n")
+        );
         assert_eq!(text.matches("deb-src").count(), 6);
     }
 
     #[test]
     fn versions_order_as_debian_orders_them() {
         use std::cmp::Ordering::*;
-        assert_eq!(compare_versions("1:10.11.19-0+deb12u1", "1:10.11.18-0+deb12u1"), Greater);
+        assert_eq!(
+            compare_versions("1:10.11.19-0+deb12u1", "1:10.11.18-0+deb12u1"),
+            Greater
+        );
         assert_eq!(compare_versions("15.18-0+deb12u1", "15.20-0+deb12u1"), Less);
-        assert_eq!(compare_versions("1:10.5.23-0+deb11u1", "1:10.11.6-0+deb12u1"), Less);
+        assert_eq!(
+            compare_versions("1:10.5.23-0+deb11u1", "1:10.11.6-0+deb12u1"),
+            Less
+        );
     }
 }

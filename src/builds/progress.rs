@@ -74,8 +74,15 @@ impl Tally {
 }
 
 /// `step 3/6 compile the server: 45%, 2m10s elapsed, about 2m40s to go`.
-pub fn line(step: usize, steps: usize, label: &str, fraction: Option<f64>, elapsed: Duration) -> String {
-    let secs = |d: Duration| humantime::format_duration(Duration::from_secs(d.as_secs())).to_string();
+pub fn line(
+    step: usize,
+    steps: usize,
+    label: &str,
+    fraction: Option<f64>,
+    elapsed: Duration,
+) -> String {
+    let secs =
+        |d: Duration| humantime::format_duration(Duration::from_secs(d.as_secs())).to_string();
     let mut s = format!("step {step}/{steps} {label}");
     match fraction {
         Some(f) if f > 0.02 => {
@@ -98,8 +105,14 @@ mod tests {
 
     #[test]
     fn the_three_kinds_of_progress_are_read() {
-        assert_eq!(mark("[12/345] Building CXX object sql/foo.o"), Some(Mark::Counted(12, 345)));
-        assert_eq!(mark("[ 45%] Building C object x.o"), Some(Mark::Percent(45.0)));
+        assert_eq!(
+            mark("[12/345] Building CXX object sql/foo.o"),
+            Some(Mark::Counted(12, 345))
+        );
+        assert_eq!(
+            mark("[ 45%] Building C object x.o"),
+            Some(Mark::Percent(45.0))
+        );
         assert_eq!(
             mark("gcc -Wall -O2 -I../../src/include -c -o brin.o brin.c"),
             Some(Mark::Compiled)
@@ -117,6 +130,9 @@ mod tests {
     fn the_line_gives_an_eta_once_it_knows_the_share() {
         let l = line(3, 6, "compile", Some(0.5), Duration::from_secs(60));
         assert_eq!(l, "step 3/6 compile: 50%, 1m elapsed, about 1m to go");
-        assert_eq!(line(1, 6, "configure", None, Duration::from_secs(5)), "step 1/6 configure: 5s elapsed");
+        assert_eq!(
+            line(1, 6, "configure", None, Duration::from_secs(5)),
+            "step 1/6 configure: 5s elapsed"
+        );
     }
 }

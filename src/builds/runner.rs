@@ -69,14 +69,19 @@ pub fn build(
     let started = Instant::now();
     let ran = run_steps(&recipe, builder, &partial, &log_path, out);
     let finished = ran.and_then(|()| {
-        finish(&recipe, source, &layout, &FinishArgs {
-            name: &name,
-            key: &key,
-            compiler: &compiler,
-            target: target.as_deref(),
-            seconds: started.elapsed().as_secs_f64(),
-            log: &log_path,
-        })
+        finish(
+            &recipe,
+            source,
+            &layout,
+            &FinishArgs {
+                name: &name,
+                key: &key,
+                compiler: &compiler,
+                target: target.as_deref(),
+                seconds: started.elapsed().as_secs_f64(),
+                log: &log_path,
+            },
+        )
     });
     let record = match finished {
         Ok(r) => r,
@@ -138,7 +143,8 @@ fn lock(dir: &Path, key: &str) -> Result<std::fs::File> {
         .write(true)
         .open(&path)
         .with_context(|| format!("opening {}", path.display()))?;
-    f.lock().with_context(|| format!("locking {}", path.display()))?;
+    f.lock()
+        .with_context(|| format!("locking {}", path.display()))?;
     Ok(f)
 }
 
@@ -153,9 +159,22 @@ fn run_steps(
         .with_context(|| format!("creating {}", log_path.display()))?;
     let started = Instant::now();
     for (i, step) in recipe.steps.iter().enumerate() {
-        writeln!(log, "== step {}/{}: {}\n$ {}", i + 1, recipe.steps.len(), step.label, step.argv.join(" "))?;
+        writeln!(
+            log,
+            "== step {}/{}: {}\n$ {}",
+            i + 1,
+            recipe.steps.len(),
+            step.label,
+            step.argv.join(" ")
+        )?;
         let ok = run_step(step, builder, home, &mut log, &mut |tally| {
-            let l = progress::line(i + 1, recipe.steps.len(), &step.label, tally.fraction(), started.elapsed());
+            let l = progress::line(
+                i + 1,
+                recipe.steps.len(),
+                &step.label,
+                tally.fraction(),
+                started.elapsed(),
+            );
             let _ = writeln!(out, "{l}");
         })?;
         if !ok || crate::server::registry::stopping() {
@@ -190,8 +209,14 @@ fn run_step(
         .with_context(|| format!("starting {} ({})", step.argv[0], step.label))?;
     let (tx, rx) = std::sync::mpsc::channel::<String>();
     let readers: Vec<_> = [
-        child.stdout.take().map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
-        child.stderr.take().map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
     ]
     .into_iter()
     .flatten()
@@ -237,7 +262,12 @@ struct FinishArgs<'a> {
 
 /// Check the server landed, keep the configuration files and the log, drop the build
 /// directory, and write the record.
-fn finish(recipe: &Recipe, source: &Source, layout: &Layout, a: &FinishArgs) -> Result<BuildRecord> {
+fn finish(
+    recipe: &Recipe,
+    source: &Source,
+    layout: &Layout,
+    a: &FinishArgs,
+) -> Result<BuildRecord> {
     let server = layout.prefix.join(&recipe.server);
     if !server.is_file() {
         bail!(
@@ -250,7 +280,8 @@ fn finish(recipe: &Recipe, source: &Source, layout: &Layout, a: &FinishArgs) -> 
     for f in KEPT_FROM_BUILD {
         let from = layout.build.join(f);
         if from.is_file() {
-            std::fs::copy(&from, partial.join(f)).with_context(|| format!("keeping {}", from.display()))?;
+            std::fs::copy(&from, partial.join(f))
+                .with_context(|| format!("keeping {}", from.display()))?;
         }
     }
     std::fs::copy(a.log, partial.join("build.log")).context("keeping the build log")?;

@@ -129,7 +129,9 @@ pub fn prepare(
         }
         SourceSpec::Tarball(file) => {
             let sha256 = crate::server::fetch::sha256(file)?;
-            let dest = cache.join("sources").join(format!("tarball-{}", &sha256[..16]));
+            let dest = cache
+                .join("sources")
+                .join(format!("tarball-{}", &sha256[..16]));
             if !dest.join(".unpacked").is_file() {
                 writeln!(log, "unpacking {} into {}", file.display(), dest.display())?;
                 unpack(file, &dest)?;
@@ -199,7 +201,12 @@ fn collect_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> 
         if t.is_dir() {
             collect_files(root, &e.path(), out)?;
         } else if t.is_file() {
-            out.push(e.path().strip_prefix(root).unwrap_or(&e.path()).to_path_buf());
+            out.push(
+                e.path()
+                    .strip_prefix(root)
+                    .unwrap_or(&e.path())
+                    .to_path_buf(),
+            );
         }
     }
     Ok(())
@@ -277,7 +284,12 @@ mod tests {
                 version: None
             }
         );
-        for bad in ["debian:", "debian:Maria DB", "debian:mariadb=", "/no/such/dir"] {
+        for bad in [
+            "debian:",
+            "debian:Maria DB",
+            "debian:mariadb=",
+            "/no/such/dir",
+        ] {
             let e = SourceSpec::parse(bad).unwrap_err();
             assert!(crate::error::is_usage(&e), "{bad}: {e:#}");
         }

@@ -51,7 +51,10 @@ pub fn command(a: BuildArgs) -> Result<()> {
         return Ok(());
     }
     if a.flag_sets {
-        print!("{}", crate::engines::from_source::flag_set_listing(a.engine.as_deref())?);
+        print!(
+            "{}",
+            crate::engines::from_source::flag_set_listing(a.engine.as_deref())?
+        );
         return Ok(());
     }
     let (Some(engine), Some(source)) = (a.engine, a.source) else {

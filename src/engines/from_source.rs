@@ -95,7 +95,7 @@ fn engine_of(spec: &SourceSpec) -> Option<&'static dyn Engine> {
             .iter()
             .map(|f| of_family(*f))
             .find(|e| e.is_source(dir)),
-        _ => None,
+        SourceSpec::Debian { .. } | SourceSpec::Tarball(_) => None,
     }
 }
 
@@ -163,7 +163,10 @@ pub fn build(req: &Request, out: &mut dyn std::io::Write) -> Result<(PathBuf, Bu
     let when = if record.built_unix >= started {
         format!("built in {:.0} s", record.build_seconds)
     } else {
-        format!("from the cache; it took {:.0} s to build", record.build_seconds)
+        format!(
+            "from the cache; it took {:.0} s to build",
+            record.build_seconds
+        )
     };
     writeln!(
         out,

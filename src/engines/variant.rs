@@ -27,7 +27,9 @@ pub fn family(v: &Variant) -> Family {
 /// The family of the build a variant names by version, basedir or build, if it names one.
 pub fn build_family(v: &Variant) -> Option<Family> {
     if let Some(b) = &v.build {
-        return super::from_source::engine_of_spec(b).ok().map(|e| e.family());
+        return super::from_source::engine_of_spec(b)
+            .ok()
+            .map(|e| e.family());
     }
     if let Some(r) = &v.version {
         return super::releases::Release::parse(r).ok().map(|r| r.family());

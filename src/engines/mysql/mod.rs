@@ -139,8 +139,14 @@ impl Engine for MySqlFamily {
 
     fn flag_set_options(&self, flags: &str) -> Result<Vec<(&'static str, Vec<String>)>> {
         Ok(vec![
-            ("MariaDB", recipe::options(crate::results::Flavour::MariaDb, flags)?),
-            ("MySQL", recipe::options(crate::results::Flavour::MySql, flags)?),
+            (
+                "MariaDB",
+                recipe::options(crate::results::Flavour::MariaDb, flags)?,
+            ),
+            (
+                "MySQL",
+                recipe::options(crate::results::Flavour::MySql, flags)?,
+            ),
         ])
     }
 

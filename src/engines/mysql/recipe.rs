@@ -95,8 +95,24 @@ fn common(flavour: Flavour) -> Vec<&'static str> {
 /// MySQL's instrument classes: its manual says performance_schema itself cannot be compiled
 /// out, only every class of its instrumentation (PSI) disabled.
 const MYSQL_PSI: [&str; 18] = [
-    "COND", "DATA_LOCK", "ERROR", "FILE", "IDLE", "MEMORY", "METADATA", "MUTEX", "PS", "RWLOCK",
-    "SOCKET", "SP", "STAGE", "STATEMENT", "STATEMENT_DIGEST", "TABLE", "THREAD", "TRANSACTION",
+    "COND",
+    "DATA_LOCK",
+    "ERROR",
+    "FILE",
+    "IDLE",
+    "MEMORY",
+    "METADATA",
+    "MUTEX",
+    "PS",
+    "RWLOCK",
+    "SOCKET",
+    "SP",
+    "STAGE",
+    "STATEMENT",
+    "STATEMENT_DIGEST",
+    "TABLE",
+    "THREAD",
+    "TRANSACTION",
 ];
 
 /// The options of flag set `flags` for `flavour`.
@@ -105,8 +121,14 @@ pub fn options(flavour: Flavour, flags: &str) -> Result<Vec<String>> {
     let release = "-DCMAKE_BUILD_TYPE=Release".to_string();
     let march = |m: &str| {
         vec![
-            format!("-DCMAKE_C_FLAGS=-march={m} -mtune={}", if m == "native" { "native" } else { "generic" }),
-            format!("-DCMAKE_CXX_FLAGS=-march={m} -mtune={}", if m == "native" { "native" } else { "generic" }),
+            format!(
+                "-DCMAKE_C_FLAGS=-march={m} -mtune={}",
+                if m == "native" { "native" } else { "generic" }
+            ),
+            format!(
+                "-DCMAKE_CXX_FLAGS=-march={m} -mtune={}",
+                if m == "native" { "native" } else { "generic" }
+            ),
         ]
     };
     match flags {
@@ -114,7 +136,9 @@ pub fn options(flavour: Flavour, flags: &str) -> Result<Vec<String>> {
         "no_pfs" => {
             o.push(release);
             match flavour {
-                Flavour::MySql => o.extend(MYSQL_PSI.iter().map(|c| format!("-DDISABLE_PSI_{c}=ON"))),
+                Flavour::MySql => {
+                    o.extend(MYSQL_PSI.iter().map(|c| format!("-DDISABLE_PSI_{c}=ON")))
+                }
                 Flavour::MariaDb | Flavour::Postgres => o.push("-DPLUGIN_PERFSCHEMA=NO".into()),
             }
         }
@@ -138,7 +162,9 @@ pub fn options(flavour: Flavour, flags: &str) -> Result<Vec<String>> {
             o.extend(march("native"));
             o.push(match flavour {
                 Flavour::MySql => "-DWITH_LTO=ON".into(),
-                Flavour::MariaDb | Flavour::Postgres => "-DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON".into(),
+                Flavour::MariaDb | Flavour::Postgres => {
+                    "-DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON".into()
+                }
             });
         }
         _ => {
@@ -254,7 +280,8 @@ pub fn configure_only(flags: &str, layout: &Layout) -> Result<Recipe> {
 }
 
 fn which(program: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
 }
 
 /// A build's configuration as cmake recorded it: `KEY=VALUE` of `CMakeCache.txt` for the
@@ -265,7 +292,8 @@ pub fn cmake_cache(dir: &Path, keys: &[&str]) -> Vec<(String, String)> {
         .filter_map(|l| {
             let (k, v) = l.split_once('=')?;
             let name = k.split(':').next()?;
-            keys.contains(&name).then(|| (name.to_string(), v.to_string()))
+            keys.contains(&name)
+                .then(|| (name.to_string(), v.to_string()))
         })
         .collect()
 }
@@ -278,11 +306,24 @@ mod tests {
     fn no_pfs_compiles_performance_schema_out_each_way() {
         let m = options(Flavour::MariaDb, "no_pfs").unwrap();
         assert!(m.contains(&"-DPLUGIN_PERFSCHEMA=NO".to_string()));
-        assert!(!options(Flavour::MariaDb, "release").unwrap().iter().any(|o| o.contains("PERFSCHEMA")));
+        assert!(!options(Flavour::MariaDb, "release")
+            .unwrap()
+            .iter()
+            .any(|o| o.contains("PERFSCHEMA")));
         let my = options(Flavour::MySql, "no_pfs").unwrap();
-        assert_eq!(my.iter().filter(|o| o.starts_with("-DDISABLE_PSI_")).count(), 18);
-        assert!(options(Flavour::MySql, "less").unwrap().contains(&"-DWITH_RAPID=OFF".to_string()));
-        assert!(options(Flavour::MariaDb, "v3").unwrap().iter().any(|o| o.contains("-march=x86-64-v3")));
+        assert_eq!(
+            my.iter()
+                .filter(|o| o.starts_with("-DDISABLE_PSI_"))
+                .count(),
+            18
+        );
+        assert!(options(Flavour::MySql, "less")
+            .unwrap()
+            .contains(&"-DWITH_RAPID=OFF".to_string()));
+        assert!(options(Flavour::MariaDb, "v3")
+            .unwrap()
+            .iter()
+            .any(|o| o.contains("-march=x86-64-v3")));
         let e = options(Flavour::MariaDb, "fast").unwrap_err();
         assert!(crate::error::is_usage(&e));
     }

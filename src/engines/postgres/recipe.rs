@@ -180,7 +180,10 @@ pub fn cflags(tree: &Path, lib_dirs: &[PathBuf]) -> Result<String> {
     let pg_config = tree.join("bin/pg_config");
     let out = std::process::Command::new(&pg_config)
         .arg("--cflags")
-        .env("LD_LIBRARY_PATH", std::env::join_paths(lib_dirs).unwrap_or_default())
+        .env(
+            "LD_LIBRARY_PATH",
+            std::env::join_paths(lib_dirs).unwrap_or_default(),
+        )
         .output()
         .with_context(|| format!("running {} --cflags", pg_config.display()))?;
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
@@ -192,9 +195,13 @@ mod tests {
 
     #[test]
     fn flag_sets_differ_in_their_optimisation_and_unknown_ones_are_usage_errors() {
-        assert!(options("release").unwrap().contains(&"CFLAGS=-O2".to_string()));
+        assert!(options("release")
+            .unwrap()
+            .contains(&"CFLAGS=-O2".to_string()));
         assert!(options("os").unwrap().contains(&"CFLAGS=-Os".to_string()));
-        assert!(options("dtrace").unwrap().contains(&"--enable-dtrace".to_string()));
+        assert!(options("dtrace")
+            .unwrap()
+            .contains(&"--enable-dtrace".to_string()));
         let e = options("fast").unwrap_err();
         assert!(crate::error::is_usage(&e));
         assert!(format!("{e}").contains("release, os, dtrace"), "{e}");
