@@ -39,24 +39,42 @@ fn release_configures_the_performance_schema_in_and_no_pfs_leaves_it_out() {
     let builds = tmp.path().join("builds");
     let configure = |flags: &'static str| {
         let mut c = common::psbench(&tmp.path().join("home"));
-        c.env("PSBENCH_BUILDS", &builds)
-            .args(["build", "mariadb", SOURCE, "--flags", flags, "--configure-only"]);
+        c.env("PSBENCH_BUILDS", &builds).args([
+            "build",
+            "mariadb",
+            SOURCE,
+            "--flags",
+            flags,
+            "--configure-only",
+        ]);
         c.spawn_output(flags)
     };
     // cmake's checks run mostly on one core: the two configure steps side by side.
     let release = configure("release");
     let no_pfs = configure("no_pfs");
     let (release, no_pfs): (PathBuf, PathBuf) = (release.join(), no_pfs.join());
-    assert_eq!(cache_value(&release, "CMAKE_BUILD_TYPE").as_deref(), Some("Release"));
-    assert_eq!(cache_value(&no_pfs, "PLUGIN_PERFSCHEMA").as_deref(), Some("NO"));
-    assert_ne!(cache_value(&release, "PLUGIN_PERFSCHEMA").as_deref(), Some("NO"));
+    assert_eq!(
+        cache_value(&release, "CMAKE_BUILD_TYPE").as_deref(),
+        Some("Release")
+    );
+    assert_eq!(
+        cache_value(&no_pfs, "PLUGIN_PERFSCHEMA").as_deref(),
+        Some("NO")
+    );
+    assert_ne!(
+        cache_value(&release, "PLUGIN_PERFSCHEMA").as_deref(),
+        Some("NO")
+    );
     // Only the release configuration builds the plugin's library into the server.
     let has_pfs = |b: &Path| {
         std::fs::read_to_string(b.join("build.ninja"))
             .unwrap()
             .contains("libperfschema.a")
     };
-    assert!(has_pfs(&release), "release configured without performance_schema");
+    assert!(
+        has_pfs(&release),
+        "release configured without performance_schema"
+    );
     assert!(!has_pfs(&no_pfs), "no_pfs configured performance_schema in");
 }
 

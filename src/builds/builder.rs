@@ -34,6 +34,15 @@ impl Builder {
         cmd
     }
 
+    /// Create `dir` for the builder to write in, when it is missing: what it holds is the
+    /// builder's already.
+    pub fn own_dir(&self, dir: &Path) -> Result<()> {
+        if dir.is_dir() {
+            return Ok(());
+        }
+        self.own(dir)
+    }
+
     /// Create `dir` (and its parents) for the builder to write in.
     pub fn own(&self, dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;

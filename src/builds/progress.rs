@@ -32,9 +32,9 @@ pub fn mark(line: &str) -> Option<Mark> {
             }
         }
     }
-    let compiler = ["gcc ", "cc ", "g++ ", "c++ ", "ccache "]
-        .iter()
-        .any(|c| t.starts_with(c));
+    let program = t.split_whitespace().next().unwrap_or("");
+    let name = program.rsplit('/').next().unwrap_or(program);
+    let compiler = ["gcc", "cc", "g++", "c++", "ccache"].contains(&name);
     (compiler && t.contains(" -c ")).then_some(Mark::Compiled)
 }
 
@@ -115,6 +115,10 @@ mod tests {
         );
         assert_eq!(
             mark("gcc -Wall -O2 -I../../src/include -c -o brin.o brin.c"),
+            Some(Mark::Compiled)
+        );
+        assert_eq!(
+            mark("/usr/bin/ccache gcc -O2 -c -o a.o a.c"),
             Some(Mark::Compiled)
         );
         assert_eq!(mark("gcc -shared -o x.so x.o"), None);

@@ -67,7 +67,7 @@ pub fn build(
     builder.own(&layout.build)?;
     builder.own(&layout.prefix)?;
     let started = Instant::now();
-    let ran = run_steps(&recipe, builder, &partial, &log_path, out);
+    let ran = run_steps(&recipe, builder, &layout.build, &log_path, out);
     let finished = ran.and_then(|()| {
         finish(
             &recipe,
@@ -129,7 +129,13 @@ pub fn configure_only(
     let mut recipe = make(&layout)?;
     recipe.steps.truncate(1);
     builder.own(&layout.build)?;
-    run_steps(&recipe, builder, &root, &root.join("configure.log"), out)?;
+    run_steps(
+        &recipe,
+        builder,
+        &layout.build,
+        &root.join("configure.log"),
+        out,
+    )?;
     Ok(layout.build)
 }
 
@@ -199,6 +205,9 @@ fn run_step(
     report: &mut dyn FnMut(&Tally),
 ) -> Result<bool> {
     let mut cmd = builder.command(&step.argv[0], &step.dir, home);
+    if let Some(dir) = ccache_dir(builder) {
+        cmd.env("CCACHE_DIR", dir);
+    }
     cmd.args(&step.argv[1..])
         .envs(step.env.iter().cloned())
         .stdin(Stdio::null())
@@ -249,6 +258,15 @@ fn run_step(
     let status = child.wait().context("waiting for the build step")?;
     writeln!(log, "== {}: {status}", step.label)?;
     Ok(status.success())
+}
+
+/// ccache's objects, kept with psbench's cache (not with the builds, which a test or a user
+/// may keep elsewhere) and owned by the builder.
+fn ccache_dir(builder: &Builder) -> Option<PathBuf> {
+    toolchain::ccache()?;
+    let dir = crate::server::fetch::cache_dir().join("ccache");
+    builder.own_dir(&dir).ok()?;
+    Some(dir)
 }
 
 struct FinishArgs<'a> {

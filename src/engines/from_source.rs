@@ -170,10 +170,9 @@ pub fn build(req: &Request, out: &mut dyn std::io::Write) -> Result<(PathBuf, Bu
     };
     writeln!(
         out,
-        "{}: {} {} ({} flags, {when})",
+        "{}: {} ({} flags, {when})",
         record.name,
         super::label(&bin),
-        bin.version,
         record.flags
     )?;
     Ok((dir, record))

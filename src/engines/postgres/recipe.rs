@@ -74,15 +74,19 @@ pub fn release(src: &Path) -> Result<String> {
     Ok(version.to_string())
 }
 
-/// What the sandbox needs, in build order: (directory, what it is).
-const PARTS: [(&str, &str); 7] = [
-    ("src/backend", "the server"),
-    ("src/backend/snowball", "the snowball dictionaries"),
-    ("src/pl/plpgsql/src", "PL/pgSQL"),
-    ("src/timezone", "time zone abbreviations"),
-    ("src/bin/initdb", "initdb"),
-    ("src/bin/pg_config", "pg_config"),
-    ("contrib/pg_stat_statements", "pg_stat_statements"),
+/// What the sandbox needs, in build order: (directory, whether it is installed). The port
+/// and common libraries are linked in; initdb links libpq, so libpq is installed beside it.
+const PARTS: [(&str, bool); 10] = [
+    ("src/port", false),
+    ("src/common", false),
+    ("src/backend", true),
+    ("src/backend/snowball", true),
+    ("src/pl/plpgsql/src", true),
+    ("src/timezone", true),
+    ("src/interfaces/libpq", true),
+    ("src/bin/initdb", true),
+    ("src/bin/pg_config", true),
+    ("contrib/pg_stat_statements", true),
 ];
 
 /// The recipe of flag set `flags` (and the user's `extra` configure options) for the source in
@@ -111,6 +115,7 @@ pub fn recipe(flags: &str, extra: &[String], layout: &Layout) -> Result<Recipe> 
         .collect();
     let install: Vec<String> = PARTS
         .iter()
+        .filter(|(_, installed)| *installed)
         .map(|(dir, _)| format!("make -C {dir} install"))
         .collect();
     let step = |label: &str, argv: Vec<String>, units: Option<u64>| Step {
@@ -124,8 +129,7 @@ pub fn recipe(flags: &str, extra: &[String], layout: &Layout) -> Result<Recipe> 
         .iter()
         .map(|(d, _)| count_c_files(&layout.source.join(d)))
         .sum::<u64>()
-        + count_c_files(&layout.source.join("src/common"))
-        + count_c_files(&layout.source.join("src/port"));
+        + count_c_files(&layout.source.join("src/fe_utils"));
     Ok(Recipe {
         engine: "postgres".into(),
         release,
