@@ -37,7 +37,7 @@ pub fn target_cpu() -> String {
     format!("{} (flags {})", field("model name"), &digest[..12])
 }
 
-/// The CPU's feature flags that valgrind 3.19 to 3.24 cannot run (AVX-512 of any kind): a
+/// The CPU's feature flags that valgrind 3.19 cannot run (AVX-512 of any kind): a
 /// binary the compiler was allowed to use them in cannot be counted in cost mode.
 pub fn unrunnable_under_valgrind() -> Vec<String> {
     let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
