@@ -103,3 +103,44 @@ impl Running {
         PathBuf::from(String::from_utf8_lossy(&o.stdout).trim())
     }
 }
+
+#[test]
+fn cost_mode_refuses_a_native_build_on_a_cpu_valgrind_cannot_run() {
+    let avx512 = std::fs::read_to_string("/proc/cpuinfo")
+        .unwrap()
+        .contains(" avx512");
+    if !avx512 {
+        eprintln!("SKIPPED: this CPU has no AVX-512, so a native build can be counted here");
+        return;
+    }
+    let tmp = common::tempdir().unwrap();
+    let file = tmp.path().join("s.toml");
+    std::fs::write(
+        &file,
+        format!(
+            r#"
+name = "native-cost"
+mode = "cost"
+[[variant]]
+name = "native"
+build = {{ source = "{SOURCE}", flags = "native" }}
+[[workload]]
+workload = "oltp_point_select"
+"#
+        ),
+    )
+    .unwrap();
+    let builds = tmp.path().join("builds");
+    let o = common::psbench(&tmp.path().join("home"))
+        .env("PSBENCH_BUILDS", &builds)
+        .args(["run", file.to_str().unwrap(), "--out"])
+        .arg(tmp.path().join("out"))
+        .output()
+        .unwrap();
+    let text = common::text(&o);
+    assert_eq!(o.status.code(), Some(2), "{text}");
+    assert!(text.contains("AVX-512 (avx512"), "{text}");
+    assert!(text.contains("variant 'native'"), "{text}");
+    // Refused before anything was built.
+    assert!(!builds.exists() || std::fs::read_dir(&builds).unwrap().next().is_none());
+}

@@ -6,7 +6,7 @@
 use super::{of_family, Engine, Family};
 use crate::builds::{self, builder::Builder, debian, BuildRecord, SourceSpec};
 use crate::error::usage;
-use crate::results::study::BuildSpec;
+use crate::results::study::{BuildSpec, Variant};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 
@@ -39,6 +39,35 @@ impl Request {
 pub fn check(b: &BuildSpec) -> Result<()> {
     let engine = engine_of_spec(b)?;
     check_flags(engine, &b.flags)
+}
+
+/// Cost mode counts instructions under valgrind. A build whose flag set compiles for this
+/// CPU cannot be counted when the CPU has instructions valgrind cannot run (AVX-512, read from
+/// /proc/cpuinfo): refused by name, before anything is built or started.
+pub fn check_countable(variants: &[&Variant]) -> Result<()> {
+    let unrunnable = crate::builds::toolchain::unrunnable_under_valgrind();
+    if unrunnable.is_empty() {
+        return Ok(());
+    }
+    for v in variants {
+        let Some(b) = &v.build else { continue };
+        let engine = engine_of_spec(b)?;
+        if engine
+            .flag_sets()
+            .iter()
+            .any(|f| f.name == b.flags && f.native)
+        {
+            let shown: Vec<&str> = unrunnable.iter().take(4).map(String::as_str).collect();
+            return Err(usage(format!(
+                "variant '{}': flag set {} compiles for this CPU, which has AVX-512 ({}{}), and valgrind cannot run AVX-512 code, so cost mode cannot count this build: measure it in throughput mode only (throughput_variants with mode = \"both\"), or build flags = \"v3\"",
+                v.name,
+                b.flags,
+                shown.join(", "),
+                if unrunnable.len() > shown.len() { ", …" } else { "" }
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The engine a variant's `build` key builds.
