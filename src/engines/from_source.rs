@@ -189,6 +189,30 @@ pub fn build(req: &Request, out: &mut dyn std::io::Write) -> Result<(PathBuf, Bu
     let bin = engine
         .build_at(&tree)
         .with_context(|| format!("checking the built server at {}", tree.display()))?;
+    let asked: Vec<String> = record
+        .options
+        .iter()
+        .chain(&record.extra)
+        .cloned()
+        .collect();
+    let read = engine
+        .read_back(&dir, &asked, &bin)
+        .and_then(|read| differs_from_other_flag_sets(&record).map(|()| read))
+        .with_context(|| {
+            format!(
+                "build {} is not what flag set {} asks for",
+                record.name, record.flags
+            )
+        });
+    let read = match read {
+        Ok(r) => r,
+        Err(e) => {
+            // Not left in the cache for a later request to find.
+            let _ = builds::cache::remove(&builds::cache::builds_dir(), &record.name);
+            return Err(e);
+        }
+    };
+    writeln!(out, "read back: {}", read.join("; "))?;
     let when = if record.built_unix >= started {
         format!("built in {:.0} s", record.build_seconds)
     } else {
@@ -207,7 +231,30 @@ pub fn build(req: &Request, out: &mut dyn std::io::Write) -> Result<(PathBuf, Bu
     Ok((dir, record))
 }
 
-/// `psbench build --flag-sets [ENGINE]`: each flag set, what it is for, its exact options.
+/// Different flag sets must give different servers: a build of the same source whose server
+/// binary is byte for byte another flag set's did not get its flags.
+fn differs_from_other_flag_sets(record: &BuildRecord) -> Result<()> {
+    let same = builds::cache::list(&builds::cache::builds_dir())
+        .into_iter()
+        .map(|(_, r)| r)
+        .find(|r| {
+            r.engine == record.engine
+                && r.source_sha256 == record.source_sha256
+                && r.flags != record.flags
+                && r.binary_sha256 == record.binary_sha256
+        });
+    match same {
+        Some(other) => anyhow::bail!(
+            "its server is byte for byte the one of {} (flag set {}): the flags did not reach the compiler",
+            other.name,
+            other.flags
+        ),
+        None => Ok(()),
+    }
+}
+
+/// `psbench build --flag-sets [ENGINE]`: the options every flag set of a kind of source shares,
+/// once, then each flag set, what it is for, and its own options.
 pub fn flag_set_listing(engine: Option<&str>) -> Result<String> {
     let engines: Vec<&'static dyn Engine> = match engine {
         Some(name) => vec![engine_named(name)?],
@@ -215,10 +262,47 @@ pub fn flag_set_listing(engine: Option<&str>) -> Result<String> {
     };
     let mut out = String::new();
     for e in engines {
+        let mut sets = Vec::new();
         for f in e.flag_sets() {
+            sets.push((f, e.flag_set_options(f.name)?));
+        }
+        let kinds: Vec<&str> = sets
+            .first()
+            .map(|(_, per_kind)| per_kind.iter().map(|(k, _)| *k).collect())
+            .unwrap_or_default();
+        let shared = |kind: &str| -> Vec<String> {
+            let of = |opts: &[(&str, Vec<String>)]| {
+                opts.iter()
+                    .find(|(k, _)| *k == kind)
+                    .map(|(_, o)| o.clone())
+                    .unwrap_or_default()
+            };
+            let mut common = of(&sets[0].1);
+            common.retain(|o| sets.iter().all(|(_, per_kind)| of(per_kind).contains(o)));
+            common
+        };
+        for kind in &kinds {
+            out.push_str(&format!(
+                "{} ({kind}), every flag set: {}\n",
+                e.name(),
+                shared(kind).join(" ")
+            ));
+        }
+        for (f, per_kind) in &sets {
             out.push_str(&format!("{} {}: {}\n", e.name(), f.name, f.purpose));
-            for (kind, options) in e.flag_set_options(f.name)? {
-                out.push_str(&format!("  {kind}: {}\n", options.join(" ")));
+            for (kind, options) in per_kind {
+                let common = shared(kind);
+                let own: Vec<&str> = options
+                    .iter()
+                    .filter(|o| !common.contains(o))
+                    .map(String::as_str)
+                    .collect();
+                let own = if own.is_empty() {
+                    "only the shared options".to_string()
+                } else {
+                    own.join(" ")
+                };
+                out.push_str(&format!("  {kind}: {own}\n"));
             }
         }
     }

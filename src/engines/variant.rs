@@ -76,6 +76,19 @@ pub fn resolve_builds(study: &mut Study) -> Result<()> {
     Ok(())
 }
 
+/// Before any server starts: every variant's scenario exists on the server it resolved to
+/// (a scenario that needs performance_schema on a build without it is named here).
+pub fn check_scenarios(study: &Study) -> Result<()> {
+    for v in &study.variants {
+        let Some(s) = &v.scenario else { continue };
+        let e = engine(v);
+        let bin = locate_family(Some(e.family()), v.basedir.as_deref())?;
+        e.scenario_available(s, &bin)
+            .map_err(|err| usage(format!("variant '{}': {err}", v.name)))?;
+    }
+    Ok(())
+}
+
 /// The options a variant asks for: its scenario's, then its own.
 pub fn options(v: &Variant) -> Result<Vec<ServerOption>> {
     let mut opts = match &v.scenario {
@@ -161,12 +174,13 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
         Some(p) => options::merge(engine.preset(p, &bin)?, &options(v)?),
         None => options(v)?,
     };
+    spec.options = engine.fit_options(&bin, spec.options)?;
     spec.options.extend(l.extra_options.iter().cloned());
     spec.datadir_from = Some(l.datadir.to_path_buf());
     spec.wrapper = l.wrapper.clone();
     spec.ready_timeout = l.ready_timeout;
     spec.cpus = l.cpus.clone();
-    let identity = build::identify(&bin);
+    let mut identity = build::identify(&bin);
     let sb = Sandbox::start(spec, bin, engine.launcher())
         .with_context(|| format!("starting variant '{}'", v.name))?;
     if let Some(p) = &v.settings {
@@ -178,6 +192,9 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
         }
     }
     let pfs = engine.apply_variant(&sb, v, l.database)?;
+    if identity.build_flags.is_none() {
+        identity.build_flags = engine.compiled_with(&sb)?;
+    }
     let prov = VariantProvenance {
         server_binary: sb.binaries().server.display().to_string(),
         server_sha256: identity.sha256.clone(),

@@ -77,6 +77,7 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
     let mut res = document(&req)?;
     res.finished_unix = None;
     crate::engines::variant::resolve_builds(&mut res.study)?;
+    crate::engines::variant::check_scenarios(&res.study)?;
     if res.steps.is_empty() {
         let mut steps: Vec<String> = Vec::new();
         for (s, _) in res.study.cells() {

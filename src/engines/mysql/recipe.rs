@@ -298,6 +298,39 @@ pub fn cmake_cache(dir: &Path, keys: &[&str]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The flag set's `-DKEY=VALUE` options checked against the `CMakeCache.txt` kept in build
+/// directory `dir`: the lines read back, or an error naming each option cmake recorded
+/// otherwise. An option cmake did not record (a plugin this release does not have) is
+/// listed as such.
+pub fn read_back(dir: &Path, options: &[String]) -> Result<Vec<String>> {
+    let wanted: Vec<(&str, &str)> = options
+        .iter()
+        .filter_map(|o| o.strip_prefix("-D")?.split_once('='))
+        .map(|(k, v)| (k.split(':').next().unwrap_or(k), v))
+        .collect();
+    let keys: Vec<&str> = wanted.iter().map(|(k, _)| *k).collect();
+    let cached = cmake_cache(dir, &keys);
+    anyhow::ensure!(
+        !cached.is_empty() || wanted.is_empty(),
+        "no CMakeCache.txt with the build's options in {}",
+        dir.display()
+    );
+    let (mut lines, mut wrong) = (Vec::new(), Vec::new());
+    for (k, v) in wanted {
+        match cached.iter().find(|(ck, _)| ck == k) {
+            Some((_, got)) if got.eq_ignore_ascii_case(v) => lines.push(format!("{k}={got}")),
+            Some((_, got)) => wrong.push(format!("{k}={got} (asked {v})")),
+            None => lines.push(format!("{k}: not in CMakeCache.txt")),
+        }
+    }
+    anyhow::ensure!(
+        wrong.is_empty(),
+        "cmake recorded other values than the flag set's: {}",
+        wrong.join(", ")
+    );
+    Ok(lines)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,5 +359,39 @@ mod tests {
             .any(|o| o.contains("-march=x86-64-v3")));
         let e = options(Flavour::MariaDb, "fast").unwrap_err();
         assert!(crate::error::is_usage(&e));
+    }
+
+    #[test]
+    fn the_read_back_compares_each_option_with_what_cmake_recorded() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("CMakeCache.txt"),
+            "// comment\nCMAKE_BUILD_TYPE:STRING=Release\nPLUGIN_PERFSCHEMA:STRING=NO\n",
+        )
+        .unwrap();
+        let asked = |o: &[&str]| o.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let lines = read_back(
+            dir.path(),
+            &asked(&[
+                "-DCMAKE_BUILD_TYPE=Release",
+                "-DPLUGIN_PERFSCHEMA=NO",
+                "-DPLUGIN_TOKUDB=NO",
+            ]),
+        )
+        .unwrap();
+        assert_eq!(
+            lines,
+            [
+                "CMAKE_BUILD_TYPE=Release",
+                "PLUGIN_PERFSCHEMA=NO",
+                "PLUGIN_TOKUDB: not in CMakeCache.txt"
+            ]
+        );
+        // A flag set whose option did not reach cmake is refused, naming it.
+        let e = read_back(dir.path(), &asked(&["-DPLUGIN_PERFSCHEMA=YES"])).unwrap_err();
+        assert!(
+            e.to_string().contains("PLUGIN_PERFSCHEMA=NO (asked YES)"),
+            "{e}"
+        );
     }
 }

@@ -90,6 +90,14 @@ impl Engine for Postgres {
         Ok(scenarios::scenario(name)?.options())
     }
 
+    fn fit_options(
+        &self,
+        _bin: &Binaries,
+        options: Vec<ServerOption>,
+    ) -> Result<Vec<ServerOption>> {
+        Ok(options)
+    }
+
     fn scenario_available(&self, name: &str, _bin: &Binaries) -> Result<()> {
         scenarios::scenario(name).map(|_| ())
     }
@@ -118,8 +126,20 @@ impl Engine for Postgres {
         Vec::new()
     }
 
-    /// Each backend counted from the dump it writes at exit: a forked backend cannot be
-    /// reached by callgrind_control.
+    /// The configure line and CFLAGS compiled into the server (`pg_config`): how a fetched
+    /// release was built, by whoever packaged it.
+    fn compiled_with(&self, sb: &Sandbox) -> Result<Option<Vec<String>>> {
+        let mut admin = sb.admin_endpoint().pg().connect()?;
+        let rows = admin
+            .query("SELECT name || '=' || setting FROM pg_config WHERE name IN ('CFLAGS', 'CONFIGURE') ORDER BY name")
+            .context("reading the pg_config view")?;
+        Ok(Some(
+            rows.into_iter()
+                .filter_map(|r| r.into_iter().next().flatten())
+                .collect(),
+        ))
+    }
+
     fn flag_sets(&self) -> &'static [FlagSet] {
         recipe::FLAG_SETS
     }
@@ -132,10 +152,20 @@ impl Engine for Postgres {
         recipe::release(dir).is_ok()
     }
 
+    fn read_back(&self, dir: &Path, options: &[String], bin: &Binaries) -> Result<Vec<String>> {
+        recipe::read_back(
+            &crate::builds::BuildRecord::tree(dir),
+            &bin.lib_dirs,
+            options,
+        )
+    }
+
     fn flag_set_options(&self, flags: &str) -> Result<Vec<(&'static str, Vec<String>)>> {
         Ok(vec![("PostgreSQL", recipe::options(flags)?)])
     }
 
+    /// Each backend counted from the dump it writes at exit: a forked backend cannot be
+    /// reached by callgrind_control.
     fn counting(&self) -> &'static dyn Counter {
         &crate::cost::ExitDumps
     }

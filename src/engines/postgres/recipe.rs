@@ -181,16 +181,55 @@ fn count_c_files(dir: &Path) -> u64 {
 
 /// `pg_config --cflags` of an installed tree: the read-back of the flags it was built with.
 pub fn cflags(tree: &Path, lib_dirs: &[PathBuf]) -> Result<String> {
+    pg_config(tree, lib_dirs, "--cflags")
+}
+
+/// One `pg_config` answer of an installed tree.
+fn pg_config(tree: &Path, lib_dirs: &[PathBuf], what: &str) -> Result<String> {
     let pg_config = tree.join("bin/pg_config");
     let out = std::process::Command::new(&pg_config)
-        .arg("--cflags")
+        .arg(what)
         .env(
             "LD_LIBRARY_PATH",
             std::env::join_paths(lib_dirs).unwrap_or_default(),
         )
         .output()
-        .with_context(|| format!("running {} --cflags", pg_config.display()))?;
+        .with_context(|| format!("running {} {what}", pg_config.display()))?;
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// The flag set's options read back from the installed tree's `pg_config`: each `CFLAGS`
+/// flag in `--cflags`, each configure option in `--configure`. The lines read back, or an
+/// error naming what is missing.
+pub fn read_back(tree: &Path, lib_dirs: &[PathBuf], options: &[String]) -> Result<Vec<String>> {
+    let cflags = cflags(tree, lib_dirs)?;
+    let configure = pg_config(tree, lib_dirs, "--configure")?;
+    let (mut lines, mut missing) = (Vec::new(), Vec::new());
+    for o in options {
+        let (found, shown) = match o.strip_prefix("CFLAGS=") {
+            Some(flags) => (
+                flags
+                    .split_whitespace()
+                    .all(|f| cflags.split_whitespace().any(|c| c == f)),
+                format!("--cflags has {flags}"),
+            ),
+            None => (
+                configure.contains(o.as_str()),
+                format!("--configure has {o}"),
+            ),
+        };
+        if found {
+            lines.push(shown);
+        } else {
+            missing.push(o.clone());
+        }
+    }
+    anyhow::ensure!(
+        missing.is_empty(),
+        "pg_config does not show the flag set's {} (--cflags: {cflags})",
+        missing.join(", ")
+    );
+    Ok(lines)
 }
 
 #[cfg(test)]
@@ -209,6 +248,28 @@ mod tests {
         let e = options("fast").unwrap_err();
         assert!(crate::error::is_usage(&e));
         assert!(format!("{e}").contains("release, os, dtrace"), "{e}");
+    }
+
+    #[test]
+    fn the_read_back_finds_a_tree_s_own_flags_and_names_those_it_lacks() {
+        // Debian's own PostgreSQL 15, built with -O2 and the static probes.
+        let tree = Path::new("/usr/lib/postgresql/15");
+        if !tree.join("bin/pg_config").is_file() {
+            eprintln!("SKIPPED: no {}/bin/pg_config", tree.display());
+            return;
+        }
+        let asked = |o: &[&str]| o.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let lines = read_back(tree, &[], &asked(&["--enable-dtrace", "CFLAGS=-O2"])).unwrap();
+        assert_eq!(
+            lines,
+            ["--configure has --enable-dtrace", "--cflags has -O2"]
+        );
+        let e = read_back(tree, &[], &asked(&["CFLAGS=-Os", "--without-icu"])).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("does not show the flag set's CFLAGS=-Os, --without-icu"),
+            "{e}"
+        );
     }
 
     #[test]
