@@ -7,6 +7,8 @@
 #   maven           fetches other MariaDB releases and MySQL from Maven Central (versions, mysql-*)
 #   python3         the bench/ scripts
 #   chromium        headless browser the report tests open the HTML report in
+#   build tools     psbench build: dpkg-dev (Debian's source packages), cmake, ninja, bison,
+#                   ccache and the libraries MariaDB and PostgreSQL are built against
 # Uses sudo only when not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +31,19 @@ have python3 || need+=(python3)
 # Maven fetches other MariaDB releases and MySQL (psbench fetch, the versions and mysql-*
 # studies) from Maven Central.
 have mvn || need+=(maven)
+# psbench build: Debian's source packages, and what MariaDB's and PostgreSQL's sources need.
+have dpkg-source || need+=(dpkg-dev)
+have cmake || need+=(cmake)
+have ninja || need+=(ninja-build)
+have bison || need+=(bison)
+have make || need+=(make)
+have c++ || need+=(g++)
+have ccache || need+=(ccache)
+have pkg-config || need+=(pkg-config)
+have dtrace || need+=(systemtap-sdt-dev)
+for dev in libssl-dev libpcre2-dev libfmt-dev zlib1g-dev libncurses-dev libaio-dev; do
+  dpkg-query -W -f='${Status}' "$dev" 2>/dev/null | grep -q "ok installed" || need+=("$dev")
+done
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
@@ -65,6 +80,16 @@ for release in "mariadb 11.4.5" "mysql 5.7.22" "mysql 8.0.15" "postgres 17.2.0";
   # shellcheck disable=SC2086
   if ! out=$(./target/release/psbench fetch $release 2>&1 >/dev/null); then
     echo "setup: could not fetch $release; the tests that need it will skip: $(printf '%s' "$out" | tail -n 1)"
+  fi
+done
+
+# The sources the build tests compile, from Debian through psbench's own apt sources list:
+# the installed PostgreSQL 15's, and MariaDB 10.11.18 (bookworm's; the installed 10.11.19 is
+# a security update whose source files the mirror here did not serve, 2026-11-26).
+for source in "postgres debian:postgresql-15" "mariadb debian:mariadb=1:10.11.18-0+deb12u1"; do
+  # shellcheck disable=SC2086
+  if ! out=$(./target/release/psbench build $source --source-only 2>&1 >/dev/null); then
+    echo "setup: could not fetch the source $source; the tests that need it will skip: $(printf '%s' "$out" | tail -n 1)"
   fi
 done
 

@@ -3,6 +3,7 @@
 //! One module per pipeline stage (README.md, Layout); which may import which is written once,
 //! in tests/architecture.rs. `cli` only parses arguments and calls into the stages.
 
+pub mod builds;
 pub mod cli;
 pub mod connection;
 pub mod console;

@@ -39,12 +39,13 @@ type StageList = (&'static str, &'static [&'static str]);
 /// A new top-level module under src/ fails the test until it has a list here.
 #[rustfmt::skip]
 const RULES: &[StageList] = &[
-    ("cli", &["connection", "console", "driver", "engines", "ibench", "report", "results", "server", "study", "workloads"]),
+    ("builds", &["server"]),
+    ("cli", &["builds", "connection", "console", "driver", "engines", "ibench", "report", "results", "server", "study", "workloads"]),
     ("connection", &[]),
     ("console", &["connection", "driver", "ibench", "results", "workloads"]),
     ("cost", &["connection", "results", "server", "workloads"]),
     ("driver", &["connection", "results", "workloads"]),
-    ("engines", &["connection", "cost", "probes", "results", "server", "workloads"]),
+    ("engines", &["builds", "connection", "cost", "probes", "results", "server", "workloads"]),
     ("error", &[]),
     ("ibench", &["connection", "driver", "results", "workloads"]),
     ("probes", &["connection", "results"]),
@@ -88,8 +89,11 @@ const LIMITS: &[Limit] = &[
     ImportsOnly("connection", &[]),
     // The study runs cost mode, not the other way round.
     NeverImports("cost", &["study"]),
-    // An engine is a server flavour plus a client, and says how cost mode counts its work.
-    ImportsOnly("engines", &["connection", "cost", "probes", "results", "server", "workloads"]),
+    // An engine is a server flavour plus a client, and says how cost mode counts its work and
+    // how its server is built from source.
+    ImportsOnly("engines", &["builds", "connection", "cost", "probes", "results", "server", "workloads"]),
+    // Builds run the recipe an engine gives; they never ask which engine it is.
+    ImportsOnly("builds", &["server"]),
     ImportsOnly("error", &[]),
     ImportsOnly("report", &["results", "stats"]),
     ImportsOnly("results", &[]),

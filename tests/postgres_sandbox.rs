@@ -254,6 +254,13 @@ fn postgres_17_from_maven_central_loads_pg_stat_statements_and_auto_explain() {
     assert_eq!(psbench::engines::label(sb.binaries()), "PostgreSQL 17.2");
     let admin = sb.state().pg_admin_endpoint();
     assert_eq!(admin.server_version().unwrap(), "17.2");
+    // Built by its packager with -Os, as the server itself says: what flag set `os` copies.
+    let flags = psbench::engines::of_family(psbench::results::Family::Postgres)
+        .compiled_with(&sb)
+        .unwrap()
+        .unwrap();
+    let cflags = flags.iter().find(|f| f.starts_with("CFLAGS=")).unwrap();
+    assert!(cflags.split_whitespace().any(|f| f == "-Os"), "{flags:?}");
     let mut c = admin.connect().unwrap();
     c.run("CREATE EXTENSION pg_stat_statements").unwrap();
     c.run("SELECT 1").unwrap();

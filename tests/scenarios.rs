@@ -51,3 +51,29 @@ fn a_server_without_the_scenario_fails_verification() {
     );
     assert!(msg.contains("instruments enabled"), "{msg}");
 }
+
+#[test]
+fn a_server_with_performance_schema_off_is_not_taken_for_one_built_without_it() {
+    use psbench::engines::mysql::compiled_out;
+    let bin = psbench::engines::of_family(psbench::results::Family::Mysql)
+        .system()
+        .unwrap();
+    assert!(
+        compiled_out::has_pfs(&bin),
+        "{} lists no --performance-schema",
+        bin.server.display()
+    );
+    let home = common::tempdir().unwrap();
+    let mut spec = SandboxSpec::new("off", Home::new(home.path()));
+    spec.options = scenario("ps_off").unwrap().options();
+    let sb = psbench::engines::start(spec).unwrap();
+    let mut c = sb.admin_endpoint().connect().unwrap();
+    // Off, but compiled in: the variable is there (and on MariaDB the engine and plugin too).
+    let msg = format!("{:#}", compiled_out::verify(&mut c).unwrap_err());
+    assert!(
+        msg.contains("not compiled out") && msg.contains("@@performance_schema"),
+        "{msg}"
+    );
+    let state = psbench::probes::pfs::PfsState::read(&mut c).unwrap();
+    assert!(!state.enabled && !state.compiled_out, "{state:?}");
+}

@@ -2,6 +2,7 @@
 //! to a pipeline stage (`command` in each file).
 
 mod bench;
+mod build;
 mod compare;
 mod connection_args;
 mod fetch;
@@ -45,6 +46,9 @@ pub enum Command {
     Studies,
     /// Fetch a server release into the cache and print its basedir (e.g. mariadb 11.4.5)
     Fetch(fetch::FetchArgs),
+    /// Build a server from source with a named flag set and print its tree (e.g. postgres
+    /// debian:postgresql-15 --flags os); --list, --remove, --flag-sets
+    Build(build::BuildArgs),
     /// Render the report of a results directory again (print Markdown, rewrite its report files)
     Report(report::ReportArgs),
     /// Compare two results documents (say before and after an upgrade): B's variants against A's
@@ -74,6 +78,7 @@ pub fn main() -> i32 {
         Command::Run(args) => run::command(args, &home),
         Command::Studies => studies::command(),
         Command::Fetch(args) => fetch::command(args),
+        Command::Build(args) => build::command(args),
         Command::Report(args) => report::command(args),
         Command::Compare(args) => compare::command(args),
         Command::Merge(args) => merge::command(args),

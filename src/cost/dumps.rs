@@ -2,7 +2,7 @@
 //! measured connection, and the dump a process writes when it exits.
 
 use anyhow::{bail, Context, Result};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -23,7 +23,8 @@ pub fn exit_dump_ir(dir: &Path, pid: i32, limit: Duration) -> Result<u64> {
                 // find this dump as its own.
                 std::fs::remove_file(&path)
                     .with_context(|| format!("removing the counted dump {}", path.display()))?;
-                return Ok(ir.saturating_sub(request_reads_ir(&text)));
+                let reads = request_reads_ir(&text).ok_or_else(|| no_request_reads(pid))?;
+                return Ok(ir.saturating_sub(reads));
             }
         }
         if start.elapsed() > limit {
@@ -41,6 +42,30 @@ pub fn exit_dump_ir(dir: &Path, pid: i32, limit: Duration) -> Result<u64> {
 pub struct Dump {
     pub number: u32,
     pub threads: BTreeMap<u32, u64>,
+    /// The threads that made no call into a request read (background threads, or every thread
+    /// of a server whose request reads have no name).
+    pub without_reads: BTreeSet<u32>,
+}
+
+/// Why a server cannot be counted when the thread that served the client never called a
+/// request read by name.
+pub fn no_request_reads(pid: i32) -> anyhow::Error {
+    anyhow::anyhow!(
+        "cost mode cannot count this server: the callgrind dump of the process that served the \
+         client (pid {pid}) names none of the functions that read a request ({}), so the wait \
+         for the next request cannot be left out of the count; link-time optimisation may have \
+         inlined them, or the tree has no symbols: count a build without LTO (flags = \"release\" \
+         or \"v3\") or with its symbols",
+        REQUEST_READS.join(", ")
+    )
+}
+
+/// The serving thread must have called a request read by name in at least one dump.
+pub fn check_request_reads(dumps: &[Dump], thread: u32, pid: i32) -> Result<()> {
+    if !dumps.is_empty() && dumps.iter().all(|d| d.without_reads.contains(&thread)) {
+        return Err(no_request_reads(pid));
+    }
+    Ok(())
 }
 
 /// The newest dump of `pid` under `dir`. With `--separate-threads=yes` a dump is one file per
@@ -63,14 +88,23 @@ pub fn newest_dump(dir: &Path, pid: i32) -> Result<Dump> {
         .max()
         .with_context(|| format!("no callgrind dump of pid {pid} in {}", dir.display()))?;
     let mut threads = BTreeMap::new();
+    let mut without_reads = BTreeSet::new();
     for (_, thread, path) in files.iter().filter(|(d, _, _)| *d == number) {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
         let ir =
             parse_total_ir(&text).with_context(|| format!("no totals in {}", path.display()))?;
-        threads.insert(*thread, ir.saturating_sub(request_reads_ir(&text)));
+        let reads = request_reads_ir(&text);
+        if reads.is_none() {
+            without_reads.insert(*thread);
+        }
+        threads.insert(*thread, ir.saturating_sub(reads.unwrap_or(0)));
     }
-    Ok(Dump { number, threads })
+    Ok(Dump {
+        number,
+        threads,
+        without_reads,
+    })
 }
 
 /// "3-05" → (3, 5).
@@ -101,8 +135,9 @@ pub fn busiest_thread(dumps: &[Dump]) -> Option<u32> {
 const REQUEST_READS: &[&str] = &["vio_read", "secure_read", "pgstat_report_stat"];
 
 /// The inclusive instructions of calls into [`REQUEST_READS`] functions from outside them, as
-/// a dump's call records give them (`cfn=`, `calls=`, then the call's cost line).
-pub fn request_reads_ir(dump: &str) -> u64 {
+/// a dump's call records give them (`cfn=`, `calls=`, then the call's cost line); `None` when
+/// the dump names none of them.
+pub fn request_reads_ir(dump: &str) -> Option<u64> {
     let mut names: BTreeMap<String, String> = BTreeMap::new();
     // Resolves `(id) name` / `(id)` against the dump's name compression.
     let mut name_of = |spec: &str| -> String {
@@ -122,11 +157,14 @@ pub fn request_reads_ir(dump: &str) -> u64 {
     let (mut caller, mut callee) = (String::new(), String::new());
     let mut call_cost_next = false;
     let mut total = 0u64;
+    let mut named = false;
     for line in dump.lines() {
         if let Some(spec) = line.strip_prefix("fn=") {
             caller = name_of(spec);
+            named |= reads(&caller);
         } else if let Some(spec) = line.strip_prefix("cfn=") {
             callee = name_of(spec);
+            named |= reads(&callee);
         } else if line.starts_with("calls=") {
             call_cost_next = true;
         } else if call_cost_next
@@ -142,7 +180,7 @@ pub fn request_reads_ir(dump: &str) -> u64 {
             }
         }
     }
-    total
+    named.then_some(total)
 }
 
 /// The `totals:` (or `summary:`) line of a callgrind dump; its first number is Ir.
@@ -163,12 +201,22 @@ mod tests {
     fn a_dump_counts_once_so_a_reused_pid_waits_for_its_own() {
         let dir = tempfile::tempdir().unwrap();
         let dump = dir.path().join("callgrind.out.4242-01");
-        std::fs::write(&dump, "events: Ir\nsummary: 5000\n\ntotals: 5000\n").unwrap();
+        let text = "events: Ir\nsummary: 5000\nfn=(1) PostgresMain\ncfn=(2) secure_read\ncalls=3 0\n0 700\n\ntotals: 5000\n";
+        std::fs::write(&dump, text).unwrap();
         let limit = std::time::Duration::from_millis(200);
-        assert_eq!(exit_dump_ir(dir.path(), 4242, limit).unwrap(), 5000);
+        assert_eq!(exit_dump_ir(dir.path(), 4242, limit).unwrap(), 4300);
         assert!(!dump.exists());
         // The next backend with pid 4242 has not written its dump yet: no count.
         assert!(exit_dump_ir(dir.path(), 4242, limit).is_err());
+        // A backend whose dump names no request read cannot be counted, and says why.
+        std::fs::write(&dump, "events: Ir\nsummary: 5000\n\ntotals: 5000\n").unwrap();
+        let e = exit_dump_ir(dir.path(), 4242, limit)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("names none of the functions that read a request"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -190,11 +238,18 @@ fn=(12)\n0 1000\n\
 cfn=(14)\ncalls=10 0 \n0 250000\n\
 fn=(20) do_command(THD*, bool)\n\
 cfn=(10)\ncalls=1000 0\n0 600000\n";
-        assert_eq!(request_reads_ir(dump), 395_000);
+        assert_eq!(request_reads_ir(dump), Some(395_000));
         // C++ names, as MySQL 8.0's dumps give them.
         let cpp = "fn=(1) net_read_raw_loop(NET*, unsigned long)\ncfn=(2) vio_read(Vio*, unsigned char*, unsigned long)\ncalls=5 0\n0 1234\n";
-        assert_eq!(request_reads_ir(cpp), 1234);
-        assert_eq!(request_reads_ir("fn=(1) main\n0 5\n"), 0);
+        assert_eq!(request_reads_ir(cpp), Some(1234));
+        // A dump that names no request read (LTO inlined it, or no symbols): not zero, none.
+        assert_eq!(request_reads_ir("fn=(1) main\n0 5\n"), None);
+        assert_eq!(
+            request_reads_ir(
+                "fn=(1) 0x0000000000a1b2c3\ncfn=(2) 0x00000000004d5e6f\ncalls=5 0\n0 1234\n"
+            ),
+            None
+        );
     }
 
     #[test]
@@ -209,6 +264,7 @@ cfn=(10)\ncalls=1000 0\n0 600000\n";
         let d = |n, a, b| Dump {
             number: n,
             threads: BTreeMap::from([(2, a), (7, b)]),
+            without_reads: BTreeSet::from([2]),
         };
         let dumps = [
             d(1, 60_000_000, 42_000_000),
@@ -216,5 +272,12 @@ cfn=(10)\ncalls=1000 0\n0 600000\n";
             d(3, 1_000, 126_000_000),
         ];
         assert_eq!(busiest_thread(&dumps), Some(7));
+        assert!(check_request_reads(&dumps, 7, 1).is_ok());
+        // The serving thread never read a request by name in any dump: refused, by name.
+        let e = check_request_reads(&dumps, 2, 1).unwrap_err().to_string();
+        assert!(
+            e.contains("vio_read, secure_read") && e.contains("LTO"),
+            "{e}"
+        );
     }
 }

@@ -77,6 +77,7 @@ fn count_attempt(
     callgrind::control(&["-i", "off"], target)?;
     let thread = dumps::busiest_thread(&taken)
         .with_context(|| format!("no thread of pid {pid} in the dumps"))?;
+    dumps::check_request_reads(&taken, thread, pid)?;
     plan.windows
         .iter()
         .zip(&taken)

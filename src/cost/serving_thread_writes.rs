@@ -61,6 +61,7 @@ pub fn measure_write(
         let dump = dumps::newest_dump(&target.dumps, pid)?;
         let thread = dumps::busiest_thread(std::slice::from_ref(&dump))
             .with_context(|| format!("no thread of pid {pid} in the dump"))?;
+        dumps::check_request_reads(std::slice::from_ref(&dump), thread, pid)?;
         let rows = if step.kind == StepKind::Index {
             schema::facts(conn, &table)?.rows
         } else {

@@ -19,12 +19,22 @@ pub fn identify(bin: &Binaries) -> ServerBuild {
     if let Some(b) = seen.lock().ok().and_then(|m| m.get(&bin.server).cloned()) {
         return b;
     }
+    let built = crate::builds::cache::of_server(&bin.server);
     let build = ServerBuild {
         family: super::of(bin.flavour).family(),
         flavour: bin.flavour,
         version: bin.version.clone(),
-        origin: origin(&bin.server, &crate::server::fetch::cache_dir()),
-        build_flags: None,
+        origin: match &built {
+            Some(r) => Origin::Build {
+                name: r.name.clone(),
+                source: r.source.clone(),
+                source_sha256: r.source_sha256.clone(),
+                flags: r.flags.clone(),
+                compiler: r.compiler.clone(),
+            },
+            None => origin(&bin.server, &crate::server::fetch::cache_dir()),
+        },
+        build_flags: built.map(|r| r.options.into_iter().chain(r.extra).collect()),
         binary: bin.server.display().to_string(),
         // An unreadable binary could not have started; an empty digest says it was not read.
         sha256: crate::server::fetch::sha256(&bin.server).unwrap_or_default(),

@@ -23,6 +23,7 @@
 
 pub mod build;
 pub mod fetch;
+pub mod from_source;
 pub mod listing;
 pub mod mysql;
 pub mod postgres;
@@ -31,6 +32,7 @@ pub mod sandboxes;
 pub mod study_checks;
 pub mod variant;
 
+use crate::builds::recipe::{FlagSet, Layout, Recipe};
 use crate::cost::Counter;
 use crate::results::study::{Study, Variant};
 use crate::results::PfsState;
@@ -74,10 +76,16 @@ pub trait Engine: Sync {
     fn scenario_options(&self, name: &str) -> Result<Vec<ServerOption>>;
     /// Before anything starts: whether scenario `name` exists on this build.
     fn scenario_available(&self, name: &str, bin: &Binaries) -> Result<()>;
+    /// The options a server of this build starts with, fitted to what it has compiled in (or
+    /// refused by name where they ask for what it lacks).
+    fn fit_options(&self, bin: &Binaries, options: Vec<ServerOption>) -> Result<Vec<ServerOption>>;
     /// On the running server: run the variant's SQL, apply and verify its scenario, and read
     /// the instrumentation state a results document records (`None`: this engine has no
     /// performance_schema).
     fn apply_variant(&self, sb: &Sandbox, v: &Variant, database: &str) -> Result<Option<PfsState>>;
+    /// On the running server: the flags it says it was compiled with, where it says
+    /// (PostgreSQL's `pg_config` view); `None` where it does not.
+    fn compiled_with(&self, sb: &Sandbox) -> Result<Option<Vec<String>>>;
     /// Options `connections` client connections need beyond the defaults, unless the
     /// variant's own options (`own`) set them.
     fn connection_options(&self, connections: u32, own: &[ServerOption]) -> Vec<ServerOption>;
@@ -86,6 +94,20 @@ pub trait Engine: Sync {
     fn check_variant(&self, v: &Variant) -> Result<()>;
     /// The study's parts (workloads, dataset) that this engine cannot run.
     fn check_study(&self, study: &Study) -> Result<()>;
+
+    /// The flag sets a server of this engine can be built from source with.
+    fn flag_sets(&self) -> &'static [FlagSet];
+    /// The recipe of flag set `flags`, with the user's `extra` options, for the source in
+    /// `layout` (refused when the source is not this engine's).
+    fn recipe(&self, flags: &str, extra: &[String], layout: &Layout) -> Result<Recipe>;
+    /// Whether `dir` holds a source tree of this engine.
+    fn is_source(&self, dir: &Path) -> bool;
+    /// A finished build's options (`options`, the flag set's and the user's) read back from
+    /// what the build recorded (cmake's cache kept in `dir`, or `bin`'s own build info): the
+    /// lines read back, or an error naming each option that did not take.
+    fn read_back(&self, dir: &Path, options: &[String], bin: &Binaries) -> Result<Vec<String>>;
+    /// The exact options of flag set `flags`, per kind of source (`MariaDB`, `MySQL`).
+    fn flag_set_options(&self, flags: &str) -> Result<Vec<(&'static str, Vec<String>)>>;
 
     /// How cost mode counts a window's work on this engine's server.
     fn counting(&self) -> &'static dyn Counter;

@@ -24,8 +24,13 @@ pub fn family(v: &Variant) -> Family {
     }
 }
 
-/// The family of the build a variant names by version or basedir, if it names one.
+/// The family of the build a variant names by version, basedir or build, if it names one.
 pub fn build_family(v: &Variant) -> Option<Family> {
+    if let Some(b) = &v.build {
+        return super::from_source::engine_of_spec(b)
+            .ok()
+            .map(|e| e.family());
+    }
     if let Some(r) = &v.version {
         return super::releases::Release::parse(r).ok().map(|r| r.family());
     }
@@ -49,7 +54,14 @@ pub fn resolve_builds(study: &mut Study) -> Result<()> {
         if v.basedir.is_some() {
             continue;
         }
-        if let Some(ver) = &v.version {
+        if let Some(b) = &v.build {
+            let (dir, _) = super::from_source::build(
+                &super::from_source::Request::of(b),
+                &mut std::io::stderr(),
+            )
+            .with_context(|| format!("building variant {}'s server", v.name))?;
+            v.basedir = Some(crate::builds::BuildRecord::tree(&dir));
+        } else if let Some(ver) = &v.version {
             let dir = super::fetch::release(
                 ver,
                 &crate::server::fetch::cache_dir(),
@@ -60,6 +72,19 @@ pub fn resolve_builds(study: &mut Study) -> Result<()> {
             // Named by its tree, so that its data is prepared once per tree.
             v.basedir = engine(v).system()?.basedir;
         }
+    }
+    Ok(())
+}
+
+/// Before any server starts: every variant's scenario exists on the server it resolved to
+/// (a scenario that needs performance_schema on a build without it is named here).
+pub fn check_scenarios(study: &Study) -> Result<()> {
+    for v in &study.variants {
+        let Some(s) = &v.scenario else { continue };
+        let e = engine(v);
+        let bin = locate_family(Some(e.family()), v.basedir.as_deref())?;
+        e.scenario_available(s, &bin)
+            .map_err(|err| usage(format!("variant '{}': {err}", v.name)))?;
     }
     Ok(())
 }
@@ -149,12 +174,13 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
         Some(p) => options::merge(engine.preset(p, &bin)?, &options(v)?),
         None => options(v)?,
     };
+    spec.options = engine.fit_options(&bin, spec.options)?;
     spec.options.extend(l.extra_options.iter().cloned());
     spec.datadir_from = Some(l.datadir.to_path_buf());
     spec.wrapper = l.wrapper.clone();
     spec.ready_timeout = l.ready_timeout;
     spec.cpus = l.cpus.clone();
-    let identity = build::identify(&bin);
+    let mut identity = build::identify(&bin);
     let sb = Sandbox::start(spec, bin, engine.launcher())
         .with_context(|| format!("starting variant '{}'", v.name))?;
     if let Some(p) = &v.settings {
@@ -166,6 +192,9 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
         }
     }
     let pfs = engine.apply_variant(&sb, v, l.database)?;
+    if identity.build_flags.is_none() {
+        identity.build_flags = engine.compiled_with(&sb)?;
+    }
     let prov = VariantProvenance {
         server_binary: sb.binaries().server.display().to_string(),
         server_sha256: identity.sha256.clone(),

@@ -12,12 +12,20 @@ impl PfsState {
         Ok(conn.performance_schema(Self::read)?.unwrap_or_default())
     }
 
+    /// A server built without performance_schema has no such variable: compiled out.
     pub fn read(conn: &mut mysql::Conn) -> Result<Self> {
-        let on: Option<String> = conn
-            .query_first("SELECT @@performance_schema")
+        let on: Option<(String, String)> = conn
+            .query_first("SHOW GLOBAL VARIABLES LIKE 'performance\\_schema'")
             .context("reading @@performance_schema")?;
-        if !matches!(on.as_deref(), Some("1") | Some("ON")) {
-            return Ok(PfsState::default());
+        match on.as_ref().map(|(_, v)| v.as_str()) {
+            None => {
+                return Ok(PfsState {
+                    compiled_out: true,
+                    ..PfsState::default()
+                })
+            }
+            Some("1" | "ON") => {}
+            Some(_) => return Ok(PfsState::default()),
         }
         let counts: Option<(u64, Option<u64>, Option<u64>)> = conn
             .query_first(
@@ -47,6 +55,7 @@ impl PfsState {
             instruments_timed: timed.unwrap_or(0),
             consumers_on,
             memory_bytes,
+            compiled_out: false,
         })
     }
 }

@@ -133,7 +133,7 @@ struct ServerColumn {
 }
 
 /// One server's items of each column, in the table's order.
-fn server_items(p: &crate::results::VariantProvenance) -> [Vec<String>; 6] {
+fn server_items(p: &crate::results::VariantProvenance) -> [Vec<String>; 7] {
     let one = |s: String| if s.is_empty() { Vec::new() } else { vec![s] };
     let binary = if p.server_sha256.is_empty() {
         p.server_binary.clone()
@@ -150,6 +150,7 @@ fn server_items(p: &crate::results::VariantProvenance) -> [Vec<String>; 6] {
             pfs.instruments_timed,
             pfs.memory_bytes as f64 / 1048576.0
         ),
+        Some(pfs) if pfs.compiled_out => "compiled out (no engine, plugin or variable)".to_string(),
         Some(_) => "OFF".to_string(),
         // A server without a performance_schema (PostgreSQL).
         None => "none".to_string(),
@@ -157,6 +158,7 @@ fn server_items(p: &crate::results::VariantProvenance) -> [Vec<String>; 6] {
     [
         one(p.server_version.clone()),
         one(binary),
+        p.build.as_ref().map(built).unwrap_or_default(),
         p.options.iter().map(|o| o.display()).collect(),
         p.sql.clone(),
         one(pfs),
@@ -165,6 +167,44 @@ fn server_items(p: &crate::results::VariantProvenance) -> [Vec<String>; 6] {
             .map(|f| f.consumers_on.clone())
             .unwrap_or_default(),
     ]
+}
+
+/// Where a server came from, and the optimisation flags of its C compiler where the server or
+/// psbench's build recorded them (the whole line is in results.json).
+fn built(b: &crate::results::ServerBuild) -> Vec<String> {
+    use crate::results::Origin;
+    let origin = match &b.origin {
+        Origin::System { package: Some(p) } => format!("the system's {p}"),
+        Origin::System { package: None } => "the system's".to_string(),
+        Origin::Release { release, channel } => format!("{release} from {channel}"),
+        Origin::Basedir { path } => format!("the tree {path}"),
+        Origin::Build {
+            source,
+            flags,
+            compiler,
+            ..
+        } => format!("built by psbench from {source}, flag set {flags}, {compiler}"),
+    };
+    let optimisation: Vec<&str> = b
+        .build_flags
+        .iter()
+        .flatten()
+        .filter_map(|f| {
+            f.strip_prefix("CFLAGS=")
+                .or_else(|| f.strip_prefix("-DCMAKE_C_FLAGS="))
+        })
+        .flat_map(str::split_whitespace)
+        .filter(|t| {
+            ["-O", "-march=", "-mtune=", "-flto"]
+                .iter()
+                .any(|p| t.starts_with(p))
+        })
+        .collect();
+    let mut out = vec![origin];
+    if !optimisation.is_empty() {
+        out.push(format!("C compiler {}", optimisation.join(" ")));
+    }
+    out
 }
 
 /// The items every server has, in the first server's order.
@@ -186,13 +226,14 @@ fn common(items: &[Vec<String>]) -> Vec<String> {
 pub fn servers(s: &Subject) -> Table {
     let res = &s.results;
     let names = servers_in_order(s);
-    let per_server: Vec<[Vec<String>; 6]> = names
+    let per_server: Vec<[Vec<String>; 7]> = names
         .iter()
         .map(|v| server_items(&res.variants[v]))
         .collect();
     let heads = [
         ("version", " "),
         ("binary", " "),
+        ("built", "; "),
         ("options", " "),
         ("sql", "; "),
         ("performance_schema", " "),

@@ -38,6 +38,16 @@ pub enum Origin {
     Release { release: String, channel: String },
     /// A binary tree given by path (a variant's `basedir`, `--basedir`).
     Basedir { path: String },
+    /// A server psbench built from source (`psbench build`, a variant's `build`): the build's
+    /// name in the build cache, its source as pinned (`debian:mariadb=1:10.11.19-0+deb12u1`)
+    /// with the source's SHA-256, the flag set, and the compilers.
+    Build {
+        name: String,
+        source: String,
+        source_sha256: String,
+        flags: String,
+        compiler: String,
+    },
 }
 
 /// One server build's identity.

@@ -3,7 +3,7 @@
 //! are not parts of one study are refused in one line, naming what differs.
 
 use super::shard::{MergedPart, Sharding};
-use super::StudyResults;
+use super::{Origin, StudyResults};
 use crate::error::usage;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -79,6 +79,17 @@ pub fn merge(mut parts: Vec<Part>) -> Result<StudyResults> {
         }
         out.started_unix = out.started_unix.min(d.started_unix);
         out.finished_unix = out.finished_unix.max(d.finished_unix);
+        let binaries = d
+            .variants
+            .iter()
+            .filter(|(name, prov)| {
+                first
+                    .variants
+                    .get(*name)
+                    .is_some_and(|f| f.server_sha256 != prov.server_sha256)
+            })
+            .map(|(name, prov)| (name.clone(), prov.server_sha256.clone()))
+            .collect();
         out.sharding.parts.push(MergedPart {
             path: p.path.clone(),
             shard: d.sharding.shard,
@@ -86,6 +97,7 @@ pub fn merge(mut parts: Vec<Part>) -> Result<StudyResults> {
             seed: d.seed,
             rounds: rounds_of(d),
             cost_kept: cost_from == Some(i),
+            binaries,
         });
     }
     out.cells.sort_by(|a, b| {
@@ -157,12 +169,15 @@ fn check(parts: &[Part]) -> Result<()> {
             )));
         }
     }
-    // The same binary per variant on every host.
-    let mut binaries: BTreeMap<&str, (&str, &str)> = BTreeMap::new();
+    // The same binary per variant on every host, or the same build: one source, flag set and
+    // compiler built on each host (paths and timestamps in a binary differ between hosts).
+    let mut binaries: BTreeMap<&str, (&str, &str, Option<&Origin>)> = BTreeMap::new();
     for p in parts {
         for (name, prov) in &p.doc.variants {
+            let origin = prov.build.as_ref().map(|b| &b.origin);
             match binaries.get(name.as_str()) {
-                Some((sha, path)) if *sha != prov.server_sha256 => {
+                Some((_, _, Some(o))) if same_build(o, origin) => {}
+                Some((sha, path, _)) if *sha != prov.server_sha256 => {
                     return Err(usage(format!(
                     "variant '{name}' ran a different server binary in {} ({}) than in {path} ({})",
                     p.path,
@@ -172,7 +187,7 @@ fn check(parts: &[Part]) -> Result<()> {
                 }
                 Some(_) => {}
                 None => {
-                    binaries.insert(name, (&prov.server_sha256, &p.path));
+                    binaries.insert(name, (&prov.server_sha256, &p.path, origin));
                 }
             }
         }
@@ -191,6 +206,27 @@ fn check(parts: &[Part]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Two builds from one pinned source with one flag set and compiler.
+fn same_build(a: &Origin, b: Option<&Origin>) -> bool {
+    match (a, b) {
+        (
+            Origin::Build {
+                source_sha256: s1,
+                flags: f1,
+                compiler: c1,
+                ..
+            },
+            Some(Origin::Build {
+                source_sha256: s2,
+                flags: f2,
+                compiler: c2,
+                ..
+            }),
+        ) => s1 == s2 && f1 == f2 && c1 == c2,
+        _ => false,
+    }
 }
 
 fn short(sha: &str) -> &str {
@@ -245,4 +281,27 @@ fn cost_agreement(parts: &[Part]) -> Option<String> {
         apart * 100.0,
         with_cost[0].doc.host.hostname
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_source_flag_set_and_compiler_is_one_build_on_any_host() {
+        let build = |flags: &str, compiler: &str| Origin::Build {
+            name: format!("mariadb-10.11.18-{flags}-host"),
+            source: "debian:mariadb=1:10.11.18-0+deb12u1".into(),
+            source_sha256: "ab12".into(),
+            flags: flags.into(),
+            compiler: compiler.into(),
+        };
+        let a = build("no_pfs", "gcc 12.2.0");
+        assert!(same_build(&a, Some(&build("no_pfs", "gcc 12.2.0"))));
+        assert!(!same_build(&a, Some(&build("release", "gcc 12.2.0"))));
+        assert!(!same_build(&a, Some(&build("no_pfs", "gcc 13.1.0"))));
+        assert!(!same_build(&a, None));
+        let system = Origin::System { package: None };
+        assert!(!same_build(&system, Some(&system)));
+    }
 }

@@ -54,4 +54,7 @@ pub struct PfsState {
     pub consumers_on: Vec<String>,
     /// `performance_schema.memory` from SHOW ENGINE PERFORMANCE_SCHEMA STATUS, bytes.
     pub memory_bytes: u64,
+    /// The server has no performance_schema at all (built without it), checked on it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub compiled_out: bool,
 }

@@ -62,6 +62,10 @@ pub struct MergedPart {
     pub rounds: Vec<u32>,
     /// Whether its cost results were kept (the first part with cost results).
     pub cost_kept: bool,
+    /// Variant → SHA-256 of the server binary it ran on this host, where a variant's build from
+    /// one source, flag set and compiler gave another binary than on the first host.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub binaries: std::collections::BTreeMap<String, String>,
 }
 
 /// The sharding record of a results document.

@@ -314,6 +314,31 @@ pub struct Variant {
     /// `postgres`: the system's PostgreSQL when neither basedir nor version names a server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<String>,
+    /// A server built from source for this variant (as `psbench build` does), instead of a
+    /// basedir or version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<BuildSpec>,
+}
+
+/// A variant's `build = { source = "debian:mariadb", flags = "no_pfs" }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildSpec {
+    /// `debian:PACKAGE[=VERSION]`, a source tree or a tarball.
+    pub source: String,
+    /// The flag set: `release` unless given.
+    #[serde(default = "release_flags")]
+    pub flags: String,
+    /// More configure or cmake options, after the flag set's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<String>,
+    /// `mariadb`, `mysql` or `postgres`, where the source does not say (a tarball).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+}
+
+fn release_flags() -> String {
+    "release".into()
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

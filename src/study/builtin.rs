@@ -14,6 +14,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../studies/pfs-threads.toml"),
     ),
     ("pfs-ibench", include_str!("../../studies/pfs-ibench.toml")),
+    ("pfs-builds", include_str!("../../studies/pfs-builds.toml")),
     ("versions", include_str!("../../studies/versions.toml")),
     ("mysql-pfs", include_str!("../../studies/mysql-pfs.toml")),
     (

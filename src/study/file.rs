@@ -80,13 +80,18 @@ impl Study {
                 crate::engines::variant::check_preset(v, p)
                     .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
             }
+            let named = [v.basedir.is_some(), v.version.is_some(), v.build.is_some()];
+            if named.iter().filter(|n| **n).count() > 1 {
+                return bad(format!(
+                    "variant '{}': give one of basedir, version and build, not more",
+                    v.name
+                ));
+            }
+            if let Some(b) = &v.build {
+                crate::engines::from_source::check(b)
+                    .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
+            }
             if let Some(ver) = &v.version {
-                if v.basedir.is_some() {
-                    return bad(format!(
-                        "variant '{}': give either basedir or version, not both",
-                        v.name
-                    ));
-                }
                 crate::engines::releases::Release::parse(ver)
                     .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
             }

@@ -73,9 +73,11 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
     super::placement::check(&req.study)?;
     std::fs::create_dir_all(&req.out_dir)
         .with_context(|| format!("creating {}", req.out_dir.display()))?;
+    crate::engines::from_source::check_countable(&super::work::cost_variants(&req.study))?;
     let mut res = document(&req)?;
     res.finished_unix = None;
     crate::engines::variant::resolve_builds(&mut res.study)?;
+    crate::engines::variant::check_scenarios(&res.study)?;
     if res.steps.is_empty() {
         let mut steps: Vec<String> = Vec::new();
         for (s, _) in res.study.cells() {

@@ -8,15 +8,18 @@
 
 pub mod access;
 pub mod binaries;
+pub mod compiled_out;
 pub mod cost;
 pub mod datadir;
 pub mod errorlog;
 pub mod launch;
 pub mod options;
 pub mod presets;
+pub mod recipe;
 pub mod scenarios;
 
 use super::Engine;
+use crate::builds::recipe::{FlagSet, Layout, Recipe};
 use crate::cost::Counter;
 use crate::error::usage;
 use crate::results::study::{Study, Variant};
@@ -80,7 +83,23 @@ impl Engine for MySqlFamily {
     }
 
     fn scenario_available(&self, name: &str, bin: &Binaries) -> Result<()> {
-        scenarios::scenario(name)?.available_on(PfsFlavour::of(bin.flavour, &bin.version))
+        let sc = scenarios::scenario(name)?;
+        sc.available_on(PfsFlavour::of(bin.flavour, &bin.version))?;
+        if sc.pfs && !compiled_out::has_pfs(bin) {
+            return Err(usage(format!(
+                "scenario '{name}' needs performance_schema, which {} ({}) has compiled out",
+                super::label(bin),
+                bin.server.display()
+            )));
+        }
+        Ok(())
+    }
+
+    fn fit_options(&self, bin: &Binaries, options: Vec<ServerOption>) -> Result<Vec<ServerOption>> {
+        if compiled_out::has_pfs(bin) {
+            return Ok(options);
+        }
+        compiled_out::fit_options(options, &super::label(bin))
     }
 
     /// The variant's SQL as root, then its scenario verified exactly (unless its SQL may have
@@ -97,7 +116,29 @@ impl Engine for MySqlFamily {
                 .query_drop(stmt)
                 .with_context(|| format!("variant '{}': running `{stmt}`", v.name))?;
         }
-        let on = PfsFlavour::of(sb.binaries().flavour, &sb.binaries().version);
+        let bin = sb.binaries();
+        let no_pfs_build = matches!(
+            &super::build::identify(bin).origin,
+            crate::results::Origin::Build { flags, .. } if flags == "no_pfs"
+        );
+        if !compiled_out::has_pfs(bin) {
+            // The scenario, if any, asked for performance_schema off (one that needs it was
+            // refused before the start): what this server is, checked here.
+            compiled_out::verify(&mut admin).with_context(|| format!("variant '{}'", v.name))?;
+            return Ok(Some(PfsState {
+                compiled_out: true,
+                ..PfsState::default()
+            }));
+        }
+        if no_pfs_build && bin.flavour == crate::results::Flavour::MariaDb {
+            anyhow::bail!(
+                "variant '{}': its build has flag set no_pfs, but {} lists --performance-schema: \
+                 performance_schema was compiled in",
+                v.name,
+                bin.server.display()
+            );
+        }
+        let on = PfsFlavour::of(bin.flavour, &bin.version);
         let pfs = match &v.scenario {
             Some(s) if v.sql.is_empty() => scenarios::scenario(s)?
                 .verify(&mut admin, on)
@@ -105,6 +146,11 @@ impl Engine for MySqlFamily {
             _ => PfsState::read(&mut admin)?,
         };
         Ok(Some(pfs))
+    }
+
+    /// MariaDB and MySQL do not say on a running server (a build's CMakeCache.txt does).
+    fn compiled_with(&self, _sb: &Sandbox) -> Result<Option<Vec<String>>> {
+        Ok(None)
     }
 
     /// max_prepared_stmt_count for the connections' prepared statements.
@@ -123,6 +169,35 @@ impl Engine for MySqlFamily {
         Vec::new()
     }
 
+    fn flag_sets(&self) -> &'static [FlagSet] {
+        recipe::FLAG_SETS
+    }
+
+    fn recipe(&self, flags: &str, extra: &[String], layout: &Layout) -> Result<Recipe> {
+        recipe::recipe(flags, extra, layout)
+    }
+
+    fn is_source(&self, dir: &Path) -> bool {
+        recipe::flavour_and_release(dir).is_ok()
+    }
+
+    fn read_back(&self, dir: &Path, options: &[String], _bin: &Binaries) -> Result<Vec<String>> {
+        recipe::read_back(dir, options)
+    }
+
+    fn flag_set_options(&self, flags: &str) -> Result<Vec<(&'static str, Vec<String>)>> {
+        Ok(vec![
+            (
+                "MariaDB",
+                recipe::options(crate::results::Flavour::MariaDb, flags)?,
+            ),
+            (
+                "MySQL",
+                recipe::options(crate::results::Flavour::MySql, flags)?,
+            ),
+        ])
+    }
+
     fn counting(&self) -> &'static dyn Counter {
         &crate::cost::ServingThread
     }
@@ -133,7 +208,18 @@ impl Engine for MySqlFamily {
 
     fn check_variant(&self, v: &Variant) -> Result<()> {
         if let Some(sc) = &v.scenario {
-            scenarios::scenario(sc).map_err(|e| usage(format!("variant '{}': {e}", v.name)))?;
+            let scenario =
+                scenarios::scenario(sc).map_err(|e| usage(format!("variant '{}': {e}", v.name)))?;
+            if let Some(b) = v
+                .build
+                .as_ref()
+                .filter(|b| b.flags == "no_pfs" && scenario.pfs)
+            {
+                return Err(usage(format!(
+                    "variant '{}': scenario '{sc}' needs performance_schema, and its build (flags = \"{}\" of {}) compiles it out",
+                    v.name, b.flags, b.source
+                )));
+            }
         }
         Ok(())
     }

@@ -9,11 +9,13 @@
 pub mod binaries;
 pub mod cluster;
 pub mod launch;
+pub mod recipe;
 pub mod scenarios;
 pub mod secure;
 pub mod settings;
 
 use super::Engine;
+use crate::builds::recipe::{FlagSet, Layout, Recipe};
 use crate::cost::Counter;
 use crate::error::usage;
 use crate::results::study::{Study, Variant};
@@ -88,6 +90,14 @@ impl Engine for Postgres {
         Ok(scenarios::scenario(name)?.options())
     }
 
+    fn fit_options(
+        &self,
+        _bin: &Binaries,
+        options: Vec<ServerOption>,
+    ) -> Result<Vec<ServerOption>> {
+        Ok(options)
+    }
+
     fn scenario_available(&self, name: &str, _bin: &Binaries) -> Result<()> {
         scenarios::scenario(name).map(|_| ())
     }
@@ -114,6 +124,44 @@ impl Engine for Postgres {
     /// A PostgreSQL session's prepared statements have no server-wide limit.
     fn connection_options(&self, _connections: u32, _own: &[ServerOption]) -> Vec<ServerOption> {
         Vec::new()
+    }
+
+    /// The configure line and CFLAGS compiled into the server (`pg_config`): how a fetched
+    /// release was built, by whoever packaged it.
+    fn compiled_with(&self, sb: &Sandbox) -> Result<Option<Vec<String>>> {
+        let mut admin = sb.admin_endpoint().pg().connect()?;
+        let rows = admin
+            .query("SELECT name || '=' || setting FROM pg_config WHERE name IN ('CFLAGS', 'CONFIGURE') ORDER BY name")
+            .context("reading the pg_config view")?;
+        Ok(Some(
+            rows.into_iter()
+                .filter_map(|r| r.into_iter().next().flatten())
+                .collect(),
+        ))
+    }
+
+    fn flag_sets(&self) -> &'static [FlagSet] {
+        recipe::FLAG_SETS
+    }
+
+    fn recipe(&self, flags: &str, extra: &[String], layout: &Layout) -> Result<Recipe> {
+        recipe::recipe(flags, extra, layout)
+    }
+
+    fn is_source(&self, dir: &Path) -> bool {
+        recipe::release(dir).is_ok()
+    }
+
+    fn read_back(&self, dir: &Path, options: &[String], bin: &Binaries) -> Result<Vec<String>> {
+        recipe::read_back(
+            &crate::builds::BuildRecord::tree(dir),
+            &bin.lib_dirs,
+            options,
+        )
+    }
+
+    fn flag_set_options(&self, flags: &str) -> Result<Vec<(&'static str, Vec<String>)>> {
+        Ok(vec![("PostgreSQL", recipe::options(flags)?)])
     }
 
     /// Each backend counted from the dump it writes at exit: a forked backend cannot be

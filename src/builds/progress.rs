@@ -1,0 +1,142 @@
+//! How far a build is: steps done of total, and within a compile step the units done of
+//! total, read from its output (ninja's `[12/345]`, cmake's Makefiles' `[ 45%]`, or a count of
+//! compiler commands against the recipe's estimate), with the elapsed time and an ETA.
+
+use std::time::Duration;
+
+/// What one line of build output says about progress.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Mark {
+    /// `[12/345]`: ninja's done of total.
+    Counted(u64, u64),
+    /// `[ 45%]`: cmake's Makefiles.
+    Percent(f64),
+    /// A compiler command: one more unit done.
+    Compiled,
+}
+
+pub fn mark(line: &str) -> Option<Mark> {
+    let t = line.trim_start();
+    if let Some(rest) = t.strip_prefix('[') {
+        if let Some((inner, _)) = rest.split_once(']') {
+            let inner = inner.trim();
+            if let Some((a, b)) = inner.split_once('/') {
+                if let (Ok(a), Ok(b)) = (a.trim().parse(), b.trim().parse()) {
+                    return Some(Mark::Counted(a, b));
+                }
+            }
+            if let Some(p) = inner.strip_suffix('%') {
+                if let Ok(p) = p.trim().parse() {
+                    return Some(Mark::Percent(p));
+                }
+            }
+        }
+    }
+    let program = t.split_whitespace().next().unwrap_or("");
+    let name = program.rsplit('/').next().unwrap_or(program);
+    let compiler = ["gcc", "cc", "g++", "c++", "ccache"].contains(&name);
+    (compiler && t.contains(" -c ")).then_some(Mark::Compiled)
+}
+
+/// A step's progress so far.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    units: Option<u64>,
+    compiled: u64,
+    fraction: Option<f64>,
+}
+
+impl Tally {
+    pub fn new(units: Option<u64>) -> Self {
+        Tally {
+            units,
+            ..Default::default()
+        }
+    }
+
+    pub fn see(&mut self, line: &str) {
+        match mark(line) {
+            Some(Mark::Counted(a, b)) if b > 0 => self.fraction = Some(a as f64 / b as f64),
+            Some(Mark::Percent(p)) => self.fraction = Some(p / 100.0),
+            Some(Mark::Compiled) => self.compiled += 1,
+            _ => {}
+        }
+    }
+
+    /// The share of the step done, when known.
+    pub fn fraction(&self) -> Option<f64> {
+        if let Some(f) = self.fraction {
+            return Some(f.clamp(0.0, 1.0));
+        }
+        let units = self.units.filter(|&u| u > 0)?;
+        Some((self.compiled as f64 / units as f64).min(0.99))
+    }
+}
+
+/// `step 3/6 compile the server: 45%, 2m10s elapsed, about 2m40s to go`.
+pub fn line(
+    step: usize,
+    steps: usize,
+    label: &str,
+    fraction: Option<f64>,
+    elapsed: Duration,
+) -> String {
+    let secs =
+        |d: Duration| humantime::format_duration(Duration::from_secs(d.as_secs())).to_string();
+    let mut s = format!("step {step}/{steps} {label}");
+    match fraction {
+        Some(f) if f > 0.02 => {
+            let left = elapsed.as_secs_f64() * (1.0 - f) / f;
+            s.push_str(&format!(
+                ": {:.0}%, {} elapsed, about {} to go",
+                f * 100.0,
+                secs(elapsed),
+                secs(Duration::from_secs_f64(left))
+            ));
+        }
+        _ => s.push_str(&format!(": {} elapsed", secs(elapsed))),
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_three_kinds_of_progress_are_read() {
+        assert_eq!(
+            mark("[12/345] Building CXX object sql/foo.o"),
+            Some(Mark::Counted(12, 345))
+        );
+        assert_eq!(
+            mark("[ 45%] Building C object x.o"),
+            Some(Mark::Percent(45.0))
+        );
+        assert_eq!(
+            mark("gcc -Wall -O2 -I../../src/include -c -o brin.o brin.c"),
+            Some(Mark::Compiled)
+        );
+        assert_eq!(
+            mark("/usr/bin/ccache gcc -O2 -c -o a.o a.c"),
+            Some(Mark::Compiled)
+        );
+        assert_eq!(mark("gcc -shared -o x.so x.o"), None);
+        assert_eq!(mark("make[1]: Entering directory"), None);
+        let mut t = Tally::new(Some(4));
+        t.see("gcc -O2 -c -o a.o a.c");
+        assert_eq!(t.fraction(), Some(0.25));
+        t.see("[ 50%] Linking");
+        assert_eq!(t.fraction(), Some(0.5));
+    }
+
+    #[test]
+    fn the_line_gives_an_eta_once_it_knows_the_share() {
+        let l = line(3, 6, "compile", Some(0.5), Duration::from_secs(60));
+        assert_eq!(l, "step 3/6 compile: 50%, 1m elapsed, about 1m to go");
+        assert_eq!(
+            line(1, 6, "configure", None, Duration::from_secs(5)),
+            "step 1/6 configure: 5s elapsed"
+        );
+    }
+}

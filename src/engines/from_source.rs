@@ -1,0 +1,310 @@
+//! Servers built from source, for `psbench build` and a variant's `build = { … }`: the engine
+//! named or told from the source, the flag set checked before anything is fetched, the source
+//! prepared and pinned, the engine's recipe run (or its build found in the cache), and the tree
+//! checked to be a server of that engine.
+
+use super::{of_family, Engine, Family};
+use crate::builds::{self, builder::Builder, debian, BuildRecord, SourceSpec};
+use crate::error::usage;
+use crate::results::study::{BuildSpec, Variant};
+use anyhow::{Context, Result};
+use std::path::PathBuf;
+
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// `mariadb`, `mysql` or `postgres`; told from the source when absent.
+    pub engine: Option<String>,
+    /// `debian:PACKAGE[=VERSION]`, a source tree or a tarball.
+    pub source: String,
+    pub flags: String,
+    /// The user's own configure or cmake options, after the flag set's.
+    pub extra: Vec<String>,
+}
+
+impl Request {
+    /// A variant's `build` key.
+    pub fn of(b: &BuildSpec) -> Self {
+        Request {
+            engine: b.engine.clone(),
+            source: b.source.clone(),
+            flags: b.flags.clone(),
+            extra: b.extra.clone(),
+        }
+    }
+}
+
+/// A variant's `build` key, checked without fetching anything: its source names a server
+/// psbench can tell (or its engine is given) and that engine has the flag set.
+pub fn check(b: &BuildSpec) -> Result<()> {
+    let engine = engine_of_spec(b)?;
+    check_flags(engine, &b.flags)
+}
+
+/// Cost mode counts instructions under valgrind. A build whose flag set compiles for this
+/// CPU cannot be counted when the CPU has instructions valgrind cannot run (AVX-512, read from
+/// /proc/cpuinfo): refused by name, before anything is built or started.
+pub fn check_countable(variants: &[&Variant]) -> Result<()> {
+    let unrunnable = crate::builds::toolchain::unrunnable_under_valgrind();
+    if unrunnable.is_empty() {
+        return Ok(());
+    }
+    for v in variants {
+        let Some(b) = &v.build else { continue };
+        let engine = engine_of_spec(b)?;
+        if engine
+            .flag_sets()
+            .iter()
+            .any(|f| f.name == b.flags && f.native)
+        {
+            let shown: Vec<&str> = unrunnable.iter().take(4).map(String::as_str).collect();
+            return Err(usage(format!(
+                "variant '{}': flag set {} compiles for this CPU, which has AVX-512 ({}{}), and valgrind cannot run AVX-512 code, so cost mode cannot count this build: measure it in throughput mode only (throughput_variants with mode = \"both\"), or build flags = \"v3\"",
+                v.name,
+                b.flags,
+                shown.join(", "),
+                if unrunnable.len() > shown.len() { ", …" } else { "" }
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The engine a variant's `build` key builds.
+pub fn engine_of_spec(b: &BuildSpec) -> Result<&'static dyn Engine> {
+    let spec = SourceSpec::parse(&b.source)?;
+    match &b.engine {
+        Some(name) => engine_named(name),
+        None => engine_of(&spec).ok_or_else(|| unknown_engine(&b.source)),
+    }
+}
+
+fn unknown_engine(source: &str) -> anyhow::Error {
+    usage(format!(
+        "cannot tell which server '{source}' is the source of: name the engine (mariadb, mysql or postgres)"
+    ))
+}
+
+fn check_flags(engine: &dyn Engine, flags: &str) -> Result<()> {
+    if engine.flag_sets().iter().any(|f| f.name == flags) {
+        return Ok(());
+    }
+    let names: Vec<&str> = engine.flag_sets().iter().map(|f| f.name).collect();
+    Err(usage(format!(
+        "{} has no flag set '{flags}' (it has: {})",
+        engine.name(),
+        names.join(", ")
+    )))
+}
+
+/// The engine `name` names, for `psbench build`.
+pub fn engine_named(name: &str) -> Result<&'static dyn Engine> {
+    match name {
+        "mariadb" | "mysql" => Ok(of_family(Family::Mysql)),
+        "postgres" | "postgresql" => Ok(of_family(Family::Postgres)),
+        _ => Err(usage(format!(
+            "psbench builds mariadb, mysql or postgres, not '{name}'"
+        ))),
+    }
+}
+
+/// The engine a source is of: a Debian package by its name, a tree by its files. A tarball is
+/// told once unpacked, so it needs the engine named.
+fn engine_of(spec: &SourceSpec) -> Option<&'static dyn Engine> {
+    match spec {
+        SourceSpec::Debian { package, .. } if package.starts_with("postgresql") => {
+            Some(of_family(Family::Postgres))
+        }
+        SourceSpec::Debian { package, .. }
+            if package.starts_with("mariadb") || package.starts_with("mysql") =>
+        {
+            Some(of_family(Family::Mysql))
+        }
+        SourceSpec::Tree(dir) => super::ALL
+            .iter()
+            .map(|f| of_family(*f))
+            .find(|e| e.is_source(dir)),
+        SourceSpec::Debian { .. } | SourceSpec::Tarball(_) => None,
+    }
+}
+
+/// The engine, the prepared source and the builder of `req`, its flag set checked before
+/// anything is fetched.
+fn prepare(
+    req: &Request,
+    out: &mut dyn std::io::Write,
+) -> Result<(&'static dyn Engine, builds::Source, Builder)> {
+    let spec = SourceSpec::parse(&req.source)?;
+    let engine = match &req.engine {
+        Some(name) => engine_named(name)?,
+        None => engine_of(&spec).ok_or_else(|| unknown_engine(&req.source))?,
+    };
+    check_flags(engine, &req.flags)?;
+    let builder = Builder::new()?;
+    let cache = crate::server::fetch::cache_dir();
+    let source = builds::source::prepare(&spec, &cache, &builder, debian::installed_version, out)?;
+    if !engine.is_source(&source.dir) {
+        return Err(usage(format!(
+            "{} is not a {} source tree",
+            source.dir.display(),
+            engine.name()
+        )));
+    }
+    Ok((engine, source, builder))
+}
+
+/// `psbench build --source-only`: the source fetched and unpacked, its tree.
+pub fn source_only(req: &Request, out: &mut dyn std::io::Write) -> Result<builds::Source> {
+    Ok(prepare(req, out)?.1)
+}
+
+/// `psbench build --configure-only`: the flag set's configure step alone; its build directory.
+pub fn configure_only(req: &Request, out: &mut dyn std::io::Write) -> Result<PathBuf> {
+    let (engine, source, builder) = prepare(req, out)?;
+    builds::runner::configure_only(
+        &source,
+        &|layout| engine.recipe(&req.flags, &req.extra, layout),
+        &builder,
+        out,
+    )
+}
+
+/// The build `req` asks for: its directory in the build cache and its record (built now when
+/// the cache does not have it). Progress and messages go to `out`.
+pub fn build(req: &Request, out: &mut dyn std::io::Write) -> Result<(PathBuf, BuildRecord)> {
+    let (engine, source, builder) = prepare(req, out)?;
+    let label = format!("{} {} ({})", engine.name(), req.flags, source.spec);
+    writeln!(out, "build {label}")?;
+    let started = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (dir, record) = builds::runner::build(
+        &engine.name().to_lowercase().replace(' ', "-"),
+        &source,
+        &|layout| engine.recipe(&req.flags, &req.extra, layout),
+        &builder,
+        out,
+    )?;
+    let tree = BuildRecord::tree(&dir);
+    let bin = engine
+        .build_at(&tree)
+        .with_context(|| format!("checking the built server at {}", tree.display()))?;
+    let asked: Vec<String> = record
+        .options
+        .iter()
+        .chain(&record.extra)
+        .cloned()
+        .collect();
+    let read = engine
+        .read_back(&dir, &asked, &bin)
+        .and_then(|read| differs_from_other_flag_sets(&record).map(|()| read))
+        .with_context(|| {
+            format!(
+                "build {} is not what flag set {} asks for",
+                record.name, record.flags
+            )
+        });
+    let read = match read {
+        Ok(r) => r,
+        Err(e) => {
+            // Not left in the cache for a later request to find.
+            let _ = builds::cache::remove(&builds::cache::builds_dir(), &record.name);
+            return Err(e);
+        }
+    };
+    writeln!(out, "read back: {}", read.join("; "))?;
+    let when = if record.built_unix >= started {
+        format!("built in {:.0} s", record.build_seconds)
+    } else {
+        format!(
+            "from the cache; it took {:.0} s to build",
+            record.build_seconds
+        )
+    };
+    writeln!(
+        out,
+        "{}: {} ({} flags, {when})",
+        record.name,
+        super::label(&bin),
+        record.flags
+    )?;
+    Ok((dir, record))
+}
+
+/// Different flag sets must give different servers: a build of the same source whose server
+/// binary is byte for byte another flag set's did not get its flags.
+fn differs_from_other_flag_sets(record: &BuildRecord) -> Result<()> {
+    let same = builds::cache::list(&builds::cache::builds_dir())
+        .into_iter()
+        .map(|(_, r)| r)
+        .find(|r| {
+            r.engine == record.engine
+                && r.source_sha256 == record.source_sha256
+                && r.flags != record.flags
+                && r.binary_sha256 == record.binary_sha256
+        });
+    match same {
+        Some(other) => anyhow::bail!(
+            "its server is byte for byte the one of {} (flag set {}): the flags did not reach the compiler",
+            other.name,
+            other.flags
+        ),
+        None => Ok(()),
+    }
+}
+
+/// `psbench build --flag-sets [ENGINE]`: the options every flag set of a kind of source shares,
+/// once, then each flag set, what it is for, and its own options.
+pub fn flag_set_listing(engine: Option<&str>) -> Result<String> {
+    let engines: Vec<&'static dyn Engine> = match engine {
+        Some(name) => vec![engine_named(name)?],
+        None => super::ALL.iter().map(|f| of_family(*f)).collect(),
+    };
+    let mut out = String::new();
+    for e in engines {
+        let mut sets = Vec::new();
+        for f in e.flag_sets() {
+            sets.push((f, e.flag_set_options(f.name)?));
+        }
+        let kinds: Vec<&str> = sets
+            .first()
+            .map(|(_, per_kind)| per_kind.iter().map(|(k, _)| *k).collect())
+            .unwrap_or_default();
+        let shared = |kind: &str| -> Vec<String> {
+            let of = |opts: &[(&str, Vec<String>)]| {
+                opts.iter()
+                    .find(|(k, _)| *k == kind)
+                    .map(|(_, o)| o.clone())
+                    .unwrap_or_default()
+            };
+            let mut common = of(&sets[0].1);
+            common.retain(|o| sets.iter().all(|(_, per_kind)| of(per_kind).contains(o)));
+            common
+        };
+        for kind in &kinds {
+            out.push_str(&format!(
+                "{} ({kind}), every flag set: {}\n",
+                e.name(),
+                shared(kind).join(" ")
+            ));
+        }
+        for (f, per_kind) in &sets {
+            out.push_str(&format!("{} {}: {}\n", e.name(), f.name, f.purpose));
+            for (kind, options) in per_kind {
+                let common = shared(kind);
+                let own: Vec<&str> = options
+                    .iter()
+                    .filter(|o| !common.contains(o))
+                    .map(String::as_str)
+                    .collect();
+                let own = if own.is_empty() {
+                    "only the shared options".to_string()
+                } else {
+                    own.join(" ")
+                };
+                out.push_str(&format!("  {kind}: {own}\n"));
+            }
+        }
+    }
+    Ok(out)
+}
