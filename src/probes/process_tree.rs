@@ -9,27 +9,24 @@ use super::process::ProcSample;
 use anyhow::{Context, Result};
 use procfs::process::Process;
 
-/// `pid` and its descendants alive now, `pid` first.
+/// `pid` and its descendants alive now, `pid` first. Found from every process's parent in
+/// /proc/PID/stat: a thread's `children` file can skip a child while another is forked or
+/// reaped beside it (the kernel documents it as unreliable then), and a PostgreSQL server
+/// starts and ends processes all the time; one skipped backend lost a cell's server CPU.
 pub fn descendants(pid: i32) -> Vec<i32> {
+    let parents: Vec<(i32, i32)> = procfs::process::all_processes()
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|p| p.stat().ok().map(|s| (s.pid, s.ppid)))
+        .collect();
     let mut all = vec![pid];
     let mut i = 0;
     while i < all.len() {
         let p = all[i];
-        // Each thread lists its own children; PostgreSQL's processes have one thread each,
-        // but a wrapper or a threaded extension may not.
-        let tasks = std::fs::read_dir(format!("/proc/{p}/task"))
-            .into_iter()
-            .flatten()
-            .flatten();
-        for t in tasks {
-            let children = std::fs::read_to_string(t.path().join("children")).unwrap_or_default();
-            for c in children
-                .split_whitespace()
-                .filter_map(|c| c.parse::<i32>().ok())
-            {
-                if !all.contains(&c) {
-                    all.push(c);
-                }
+        for (child, _) in parents.iter().filter(|(_, parent)| *parent == p) {
+            if !all.contains(child) {
+                all.push(*child);
             }
         }
         i += 1;
