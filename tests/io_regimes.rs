@@ -133,13 +133,20 @@ fn cached_vs_io_tiny_end_to_end() {
     // Data at least 4× the IO-bound pool of 16M (measured after loading).
     let bytes = r["datasets"][0]["bytes"].as_u64().unwrap();
     assert!(bytes >= 4 * (16 << 20), "{bytes}");
-    // Every cached cell is far faster than its IO-bound twin.
+    // Every cached cell is clearly faster than its IO-bound twin. One 6 s round on a loaded
+    // host has measured 2.0× (CI, 2026-11-26), so the bound leaves room for noise; which
+    // regime each cell ran in is checked exactly by the flags above.
     let tps = |v: &str| {
         cells(&r).iter().find(|c| c["variant"] == v).unwrap()["tps"]
             .as_f64()
             .unwrap()
     };
-    assert!(tps("ps_off_cached") > 2.0 * tps("ps_off_io"), "{out}");
+    for (cached, io) in [
+        ("ps_off_cached", "ps_off_io"),
+        ("default_cached", "default_io"),
+    ] {
+        assert!(tps(cached) > 1.3 * tps(io), "{cached} against {io}: {out}");
+    }
     // The terminal's tables say which regime each cell ran in.
     assert!(
         out.contains("io-bound ✓") && out.contains("cached ✓"),

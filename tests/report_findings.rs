@@ -231,3 +231,39 @@ fn the_cost_section_sorts_variants_by_cost_with_ratio_and_difference() {
     );
     assert!(f[at("cheap")].contains("costs 10.0% fewer instructions per transaction than ps_off"));
 }
+
+#[test]
+fn variants_that_say_what_they_mean_are_answered_in_those_words_first() {
+    let mut r = fixture();
+    for v in &mut r.study.variants {
+        v.means = Some(match v.name.as_str() {
+            "ps_off" => "performance_schema off".into(),
+            _ => "performance_schema on".into(),
+        });
+    }
+    let f = findings(&Subject::study(r.clone(), "fixture"));
+    let cost = |v: &str| r.cost_for(v, "point_select").unwrap().ir_per_txn;
+    let q = cost("default") / cost("ps_off");
+    let line = &f[0];
+    assert!(
+        line.starts_with(
+            "point_select: performance_schema on (default) against performance_schema off (ps_off): "
+        ),
+        "{f:#?}"
+    );
+    // The cost clause carries the ratio of the two counts, worked out here.
+    assert!(
+        line.contains(&format!(
+            "{:.1}% more instructions per transaction",
+            (q - 1.0) * 100.0
+        )),
+        "{line}"
+    );
+    // Then the throughput ratio at each thread count, with its verdict word.
+    assert!(line.contains("at 1 thread (not resolved)"), "{line}");
+    assert!(line.contains("at 2 threads (not resolved)"), "{line}");
+    // Without `means` on both sides, no such sentence.
+    r.study.variants[0].means = None;
+    let f = findings(&Subject::study(r, "fixture"));
+    assert!(f.iter().all(|l| !l.contains("(ps_off): ")), "{f:#?}");
+}

@@ -430,3 +430,64 @@ workload = "oltp_point_select"
         "{v}"
     );
 }
+
+#[test]
+fn a_study_counts_one_step_and_times_another_and_answers_in_its_own_words() {
+    let tmp = common::tempdir().unwrap();
+    let study = write_study(
+        tmp.path(),
+        r#"
+name = "split"
+mode = "both"
+cost_workloads = ["point_select"]
+throughput_workloads = ["read_only"]
+threads = [1]
+rounds = 1
+duration = 0.5
+warmup = 0.1
+[dataset]
+table_size = 500
+[cost]
+events = [100, 200, 300]
+warmup_events = 50
+[[variant]]
+name = "ps_off"
+means = "performance_schema off"
+scenario = "ps_off"
+[[variant]]
+name = "default"
+means = "performance_schema on"
+scenario = "default"
+[[variant]]
+name = "later"
+scenario = "default"
+full_only = true
+[[workload]]
+workload = "oltp_point_select"
+[[workload]]
+workload = "oltp_read_only"
+"#,
+    );
+    let (t, out) = run_ok(tmp.path(), &study);
+    let r = results(&out);
+    let steps = |key: &str, field: &str| -> Vec<String> {
+        let mut s: Vec<String> = r[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c[field].as_str().unwrap().to_string())
+            .collect();
+        s.dedup();
+        s
+    };
+    assert_eq!(steps("cells", "step"), ["read_only"], "{t}");
+    assert_eq!(steps("cost", "step"), ["point_select"], "{t}");
+    // The full_only variant waited for --full.
+    assert!(r["variants"].get("later").is_none(), "{t}");
+    // Findings open with the question in the variants' words, one sentence per step.
+    assert!(
+        t.contains("- point_select: performance_schema on (default) against performance_schema off (ps_off): ")
+            && t.contains("- read_only: performance_schema on (default) against performance_schema off (ps_off): throughput "),
+        "{t}"
+    );
+}

@@ -41,29 +41,40 @@ pub fn check(b: &BuildSpec) -> Result<()> {
     check_flags(engine, &b.flags)
 }
 
-/// Cost mode counts instructions under valgrind. A build whose flag set compiles for this
-/// CPU cannot be counted when the CPU has instructions valgrind cannot run (AVX-512, read from
-/// /proc/cpuinfo): refused by name, before anything is built or started.
-pub fn check_countable(variants: &[&Variant]) -> Result<()> {
+/// Why cost mode cannot count this variant here, if it cannot: its flag set compiles for
+/// this CPU, and the CPU has instructions valgrind cannot run (AVX-512, read from
+/// /proc/cpuinfo).
+pub fn uncountable(v: &Variant) -> Option<String> {
+    let b = v.build.as_ref()?;
+    let engine = engine_of_spec(b).ok()?;
+    if !engine
+        .flag_sets()
+        .iter()
+        .any(|f| f.name == b.flags && f.native)
+    {
+        return None;
+    }
     let unrunnable = crate::builds::toolchain::unrunnable_under_valgrind();
     if unrunnable.is_empty() {
-        return Ok(());
+        return None;
     }
+    let shown: Vec<&str> = unrunnable.iter().take(4).map(String::as_str).collect();
+    Some(format!(
+        "flag set {} compiles for this CPU, which has AVX-512 ({}{}), and valgrind cannot run AVX-512 code",
+        b.flags,
+        shown.join(", "),
+        if unrunnable.len() > shown.len() { ", …" } else { "" }
+    ))
+}
+
+/// Cost mode counts instructions under valgrind: a variant it cannot count here is refused
+/// by name, before anything is built or started.
+pub fn check_countable(variants: &[&Variant]) -> Result<()> {
     for v in variants {
-        let Some(b) = &v.build else { continue };
-        let engine = engine_of_spec(b)?;
-        if engine
-            .flag_sets()
-            .iter()
-            .any(|f| f.name == b.flags && f.native)
-        {
-            let shown: Vec<&str> = unrunnable.iter().take(4).map(String::as_str).collect();
+        if let Some(why) = uncountable(v) {
             return Err(usage(format!(
-                "variant '{}': flag set {} compiles for this CPU, which has AVX-512 ({}{}), and valgrind cannot run AVX-512 code, so cost mode cannot count this build: measure it in throughput mode only (throughput_variants with mode = \"both\"), or build flags = \"v3\"",
-                v.name,
-                b.flags,
-                shown.join(", "),
-                if unrunnable.len() > shown.len() { ", …" } else { "" }
+                "variant '{}': {why}, so cost mode cannot count this build: measure it with mode = \"both\" (throughput only, then) or \"throughput\", or build flags = \"v3\"",
+                v.name
             )));
         }
     }

@@ -20,6 +20,7 @@ pub mod io_regime;
 pub mod markdown;
 pub mod provenance;
 pub mod publish;
+mod question;
 pub mod relative_cpu;
 pub mod rounds_table;
 pub mod saturation;

@@ -58,6 +58,9 @@ pub struct Study {
     /// With cost mode: the workload steps measured under callgrind (default: all).
     #[serde(default)]
     pub cost_workloads: Option<Vec<String>>,
+    /// With throughput mode: the workload entries measured in throughput rounds (default: all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throughput_workloads: Option<Vec<String>>,
     #[serde(default)]
     pub dataset: Dataset,
     #[serde(default)]
@@ -318,6 +321,13 @@ pub struct Variant {
     /// basedir or version.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub build: Option<BuildSpec>,
+    /// What the variant stands for in the study's question ("performance_schema compiled
+    /// out"): the Findings answer in these words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub means: Option<String>,
+    /// Measured only under `--full` (builds too long or too many for the default run).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub full_only: bool,
 }
 
 /// A variant's `build = { source = "debian:mariadb", flags = "no_pfs" }`.

@@ -65,6 +65,7 @@ pub fn run_alternating(ctx: &RunContext, res: &mut StudyResults) -> Result<()> {
     let slots: Vec<(usize, u32)> = workloads
         .iter()
         .enumerate()
+        .filter(|(_, (w, _))| study.throughput_selects(&w.label()))
         .flat_map(|(i, (w, _))| study.threads_for(w).into_iter().map(move |t| (i, t)))
         .collect();
     let clients = most_connections(study);

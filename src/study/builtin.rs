@@ -15,6 +15,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
     ("pfs-ibench", include_str!("../../studies/pfs-ibench.toml")),
     ("pfs-builds", include_str!("../../studies/pfs-builds.toml")),
+    (
+        "pfs-builds-1thread",
+        include_str!("../../studies/pfs-builds-1thread.toml"),
+    ),
     ("versions", include_str!("../../studies/versions.toml")),
     ("mysql-pfs", include_str!("../../studies/mysql-pfs.toml")),
     (

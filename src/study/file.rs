@@ -121,6 +121,8 @@ impl Study {
                 }
             }
         }
+        self.check_selections()
+            .map_err(|e| usage(format!("{origin}: {e}")))?;
         self.check_schedule()
             .map_err(|e| usage(format!("{origin}: {e}")))?;
         if self.rounds == 0 {
@@ -311,6 +313,23 @@ impl Study {
         self.cost_workloads
             .as_ref()
             .is_none_or(|names| names.iter().any(|n| n == label))
+    }
+
+    /// Whether throughput rounds measure the workload entry labelled `label`: with no
+    /// `throughput_workloads`, every entry.
+    pub fn throughput_selects(&self, label: &str) -> bool {
+        self.throughput_workloads
+            .as_ref()
+            .is_none_or(|names| names.iter().any(|n| n == label))
+    }
+
+    /// The (step, threads) cells throughput rounds measure, in the study's order.
+    pub fn throughput_cells(&self) -> Vec<(String, u32)> {
+        self.workloads
+            .iter()
+            .filter(|w| self.throughput_selects(&w.label()))
+            .flat_map(|w| self.cells_of(w))
+            .collect()
     }
 
     /// The workload entries measured in cost mode, at least in part.

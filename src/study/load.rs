@@ -38,13 +38,18 @@ pub fn catalogue() -> Result<String> {
         "Built-in studies (psbench run NAME; the default is {}):",
         builtin::DEFAULT
     );
+    let width = builtin::BUILTIN
+        .iter()
+        .map(|(n, _)| n.len())
+        .max()
+        .unwrap_or(0);
     for (name, _) in builtin::BUILTIN {
         let study = builtin::builtin(name)?;
         let time = study
             .expected_minutes
             .map(|m| format!(" (about {m:.0} min on a 2-core VM)"))
             .unwrap_or_default();
-        let _ = writeln!(s, "  {:<16} {}{time}", name, study.description);
+        let _ = writeln!(s, "  {name:<width$} {}{time}", study.description);
     }
     s.push_str(&crate::engines::listing::scenarios()?);
     Ok(s)

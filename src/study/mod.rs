@@ -16,6 +16,7 @@ pub mod placement;
 mod progress;
 pub mod regime;
 pub mod runner;
+mod selections;
 pub mod shard;
 mod slices;
 mod throughput;

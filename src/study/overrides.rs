@@ -25,12 +25,15 @@ impl Overrides {
             // Every scenario in both modes, at full size.
             s.throughput_variants = None;
             s.cost_workloads = None;
+            s.throughput_workloads = None;
             s.rounds = s.rounds.max(5);
             s.duration = s.duration.max(10.0);
             s.warmup = s.warmup.max(2.0);
             if let Some(f) = s.full.clone() {
                 full_size(s, &f);
             }
+        } else {
+            without_full_only(s);
         }
         if self.cost_only {
             s.mode = Mode::Cost;
@@ -150,8 +153,34 @@ impl Overrides {
                     s.cost_workloads = None;
                 }
             }
+            if let Some(tw) = &mut s.throughput_workloads {
+                tw.retain(|n| labels.contains(n));
+                if tw.is_empty() {
+                    s.throughput_workloads = None;
+                }
+            }
         }
         super::runner::check_client_limits(s)
+    }
+}
+
+/// Without `--full`, the variants marked `full_only` are left out, and with them the pairs
+/// and throughput selections that name them.
+fn without_full_only(s: &mut Study) {
+    let waiting: Vec<String> = s
+        .variants
+        .iter()
+        .filter(|v| v.full_only)
+        .map(|v| v.name.clone())
+        .collect();
+    if waiting.is_empty() {
+        return;
+    }
+    s.variants.retain(|v| !v.full_only);
+    s.pairs
+        .retain(|[new, base]| !waiting.contains(new) && !waiting.contains(base));
+    if let Some(tv) = &mut s.throughput_variants {
+        tv.retain(|n| !waiting.contains(n));
     }
 }
 
@@ -273,5 +302,37 @@ mod tests {
         .apply(&mut p)
         .unwrap();
         assert_eq!(p.schedule, Schedule::Turns);
+    }
+
+    #[test]
+    fn full_only_variants_wait_for_full_with_the_pairs_that_name_them() {
+        let names = |s: &Study| {
+            s.variants
+                .iter()
+                .map(|v| v.name.clone())
+                .collect::<Vec<_>>()
+        };
+        let mut quick = crate::study::builtin::builtin("pfs-builds").unwrap();
+        Overrides::default().apply(&mut quick).unwrap();
+        assert_eq!(
+            names(&quick),
+            ["no_pfs", "rel_ps_off", "rel_ps_on", "deb_ps_off"]
+        );
+        assert!(quick.throughput_workloads.is_some());
+        let mut full = crate::study::builtin::builtin("pfs-builds").unwrap();
+        full.pairs
+            .push(["native_ps_off".into(), "v3_ps_off".into()]);
+        let mut quick2 = full.clone();
+        Overrides {
+            full: true,
+            ..Overrides::default()
+        }
+        .apply(&mut full)
+        .unwrap();
+        assert!(names(&full).contains(&"native_ps_off".to_string()));
+        assert!(full.throughput_workloads.is_none() && full.cost_workloads.is_none());
+        assert_eq!(full.pairs.len(), 3);
+        Overrides::default().apply(&mut quick2).unwrap();
+        assert_eq!(quick2.pairs.len(), 2);
     }
 }

@@ -76,6 +76,20 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
     crate::engines::from_source::check_countable(&super::work::cost_variants(&req.study))?;
     let mut res = document(&req)?;
     res.finished_unix = None;
+    if req.study.mode == crate::results::study::Mode::Both {
+        for v in &req.study.variants {
+            if let Some(why) = crate::engines::from_source::uncountable(v) {
+                let note = format!(
+                    "{} is measured in throughput only: {why}, so cost mode cannot count it here",
+                    v.name
+                );
+                if !res.notes.contains(&note) {
+                    eprintln!("note: {note}");
+                    res.notes.push(note);
+                }
+            }
+        }
+    }
     crate::engines::variant::resolve_builds(&mut res.study)?;
     crate::engines::variant::check_scenarios(&res.study)?;
     if res.steps.is_empty() {

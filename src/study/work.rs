@@ -31,10 +31,18 @@ pub fn throughput_variants(s: &Study) -> Vec<&Variant> {
     }
 }
 
+/// The variants measured in cost mode, in the study's order. With `mode = "both"`, a build
+/// valgrind cannot run on this CPU is measured in throughput only (the run notes it); with
+/// `mode = "cost"` it stays, and the run refuses it by name.
 pub fn cost_variants(s: &Study) -> Vec<&Variant> {
     match s.mode {
         Mode::Throughput => Vec::new(),
-        _ => s.variants.iter().collect(),
+        Mode::Cost => s.variants.iter().collect(),
+        Mode::Both => s
+            .variants
+            .iter()
+            .filter(|v| crate::engines::from_source::uncountable(v).is_none())
+            .collect(),
     }
 }
 
@@ -122,12 +130,13 @@ pub fn turns<'a>(study: &'a Study, res: &StudyResults) -> Vec<Turn<'a>> {
                 .iter()
                 .enumerate()
                 .flat_map(|(i, w)| study.threads_for(w).into_iter().map(move |t| (i, t)))
+                .filter(|(i, _)| study.throughput_selects(&sysbench[*i].label()))
                 .filter(|(i, t)| missing(round, v, sysbench[*i].label(), *t))
                 .collect();
             let insert_benchmark: Vec<&WorkloadStep> = study
                 .workloads
                 .iter()
-                .filter(|w| w.is_insert_benchmark())
+                .filter(|w| w.is_insert_benchmark() && study.throughput_selects(&w.label()))
                 .filter(|w| {
                     study
                         .cells_of(w)
@@ -150,7 +159,7 @@ pub fn turns<'a>(study: &'a Study, res: &StudyResults) -> Vec<Turn<'a>> {
 
 /// Throughput cells still to do, for the progress display.
 pub fn cells_todo(study: &Study, res: &StudyResults) -> u64 {
-    let cells = study.cells();
+    let cells = study.throughput_cells();
     let mut n = 0;
     for (round, _) in my_rounds(study, res) {
         for v in throughput_variants(study) {
@@ -353,5 +362,30 @@ steps = ["l.i0", "qr100"]
         res.cost.push(crate::results::CostResult::new("c", "qr100"));
         assert_eq!(cost_todo(&study, &res).len(), 4);
         assert_eq!(cost_results_todo(&study, &res), 9 - 3);
+    }
+    #[test]
+    fn a_native_build_leaves_cost_mode_only_where_valgrind_cannot_run_it() {
+        let s = crate::study::file::parse(
+            r#"
+name = "t"
+mode = "both"
+[[variant]]
+name = "rel"
+build = { source = "debian:mariadb", flags = "release" }
+[[variant]]
+name = "native"
+build = { source = "debian:mariadb", flags = "native" }
+[[workload]]
+workload = "oltp_point_select"
+"#,
+            "t.toml",
+        )
+        .unwrap();
+        let counted: Vec<&str> = cost_variants(&s).iter().map(|v| v.name.as_str()).collect();
+        let avx512 = crate::engines::from_source::uncountable(&s.variants[1]).is_some();
+        assert!(crate::engines::from_source::uncountable(&s.variants[0]).is_none());
+        let expected: &[&str] = if avx512 { &["rel"] } else { &["rel", "native"] };
+        assert_eq!(counted, expected);
+        assert_eq!(throughput_variants(&s).len(), 2);
     }
 }
