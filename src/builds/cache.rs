@@ -43,6 +43,9 @@ pub struct BuildRecord {
     pub host: String,
     pub built_unix: u64,
     pub build_seconds: f64,
+    /// Each recipe step's seconds (configure, compile, install), for the next build's ETA.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub step_seconds: Vec<f64>,
     pub size_bytes: u64,
     /// The server program relative to the tree, and its SHA-256: builds of the same key on
     /// two hosts can differ here (paths and timestamps in the binary).

@@ -73,28 +73,46 @@ impl Tally {
     }
 }
 
-/// `step 3/6 compile the server: 45%, 2m10s elapsed, about 2m40s to go`.
-pub fn line(
-    step: usize,
-    steps: usize,
-    label: &str,
-    fraction: Option<f64>,
-    elapsed: Duration,
-) -> String {
+/// Where a step stands: its share done (when known), the time since the build and since the
+/// step started, and how long the same step took in the last build of this source (when the
+/// cache has one).
+#[derive(Clone, Copy, Debug)]
+pub struct Stand {
+    pub fraction: Option<f64>,
+    pub build_elapsed: Duration,
+    pub step_elapsed: Duration,
+    pub last_time: Option<f64>,
+}
+
+/// `step 3/6 compile the server: 45%, 2m10s elapsed, about 2m40s to go`. The time to go is
+/// the larger of two estimates: the step's share done so far at its rate so far, and what is
+/// left of the same step's time in the last build of this source. The share alone runs ahead
+/// of the clock: a compile's last units (the server's largest files, the link) take longest.
+pub fn line(step: usize, steps: usize, label: &str, at: Stand) -> String {
     let secs =
         |d: Duration| humantime::format_duration(Duration::from_secs(d.as_secs())).to_string();
     let mut s = format!("step {step}/{steps} {label}");
-    match fraction {
-        Some(f) if f > 0.02 => {
-            let left = elapsed.as_secs_f64() * (1.0 - f) / f;
-            s.push_str(&format!(
-                ": {:.0}%, {} elapsed, about {} to go",
-                f * 100.0,
-                secs(elapsed),
-                secs(Duration::from_secs_f64(left))
-            ));
-        }
-        _ => s.push_str(&format!(": {} elapsed", secs(elapsed))),
+    let spent = at.step_elapsed.as_secs_f64();
+    let by_share = at
+        .fraction
+        .filter(|f| *f > 0.02)
+        .map(|f| spent * (1.0 - f) / f);
+    let by_last = at.last_time.map(|t| t - spent).filter(|l| *l > 0.0);
+    let left = match (by_share, by_last) {
+        (Some(a), Some(b)) => Some(a.max(b)),
+        (a, b) => a.or(b),
+    };
+    if let Some(f) = at.fraction.filter(|f| *f > 0.02) {
+        s.push_str(&format!(": {:.0}%,", f * 100.0));
+    } else {
+        s.push(':');
+    }
+    s.push_str(&format!(" {} elapsed", secs(at.build_elapsed)));
+    if let Some(l) = left {
+        s.push_str(&format!(
+            ", about {} to go",
+            secs(Duration::from_secs_f64(l))
+        ));
     }
     s
 }
@@ -130,13 +148,38 @@ mod tests {
         assert_eq!(t.fraction(), Some(0.5));
     }
 
+    fn at(fraction: Option<f64>, build: u64, step: u64, last: Option<f64>) -> Stand {
+        Stand {
+            fraction,
+            build_elapsed: Duration::from_secs(build),
+            step_elapsed: Duration::from_secs(step),
+            last_time: last,
+        }
+    }
+
     #[test]
     fn the_line_gives_an_eta_once_it_knows_the_share() {
-        let l = line(3, 6, "compile", Some(0.5), Duration::from_secs(60));
-        assert_eq!(l, "step 3/6 compile: 50%, 1m elapsed, about 1m to go");
+        // The step's own time sets the rate: 50% in its 60 s, a minute to go; the build's
+        // 90 s are what the line shows as elapsed.
+        let l = line(3, 6, "compile", at(Some(0.5), 90, 60, None));
+        assert_eq!(l, "step 3/6 compile: 50%, 1m 30s elapsed, about 1m to go");
         assert_eq!(
-            line(1, 6, "configure", None, Duration::from_secs(5)),
+            line(1, 6, "configure", at(None, 5, 5, None)),
             "step 1/6 configure: 5s elapsed"
         );
+    }
+
+    #[test]
+    fn the_last_build_of_the_source_keeps_the_eta_from_running_ahead() {
+        // 84% of the units in 7 minutes, but the same step took 17 minutes last time: the
+        // units left are the slow ones, so the last time wins.
+        let l = line(2, 3, "compile", at(Some(0.84), 480, 420, Some(1020.0)));
+        assert_eq!(l, "step 2/3 compile: 84%, 8m elapsed, about 10m to go");
+        // Slower than last time: the share's estimate wins.
+        let l = line(2, 3, "compile", at(Some(0.5), 700, 600, Some(300.0)));
+        assert!(l.ends_with("about 10m to go"), "{l}");
+        // No share known (configure): the last time alone.
+        let l = line(1, 3, "configure", at(None, 20, 20, Some(50.0)));
+        assert_eq!(l, "step 1/3 configure: 20s elapsed, about 30s to go");
     }
 }

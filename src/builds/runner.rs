@@ -67,8 +67,9 @@ pub fn build(
     builder.own(&layout.build)?;
     builder.own(&layout.prefix)?;
     let started = Instant::now();
-    let ran = run_steps(&recipe, builder, &layout.build, &log_path, out);
-    let finished = ran.and_then(|()| {
+    let last = last_step_times(&dir, source, recipe.steps.len());
+    let ran = run_steps(&recipe, builder, &layout.build, &log_path, &last, out);
+    let finished = ran.and_then(|step_seconds| {
         finish(
             &recipe,
             source,
@@ -79,6 +80,7 @@ pub fn build(
                 compiler: &compiler,
                 target: target.as_deref(),
                 seconds: started.elapsed().as_secs_f64(),
+                step_seconds,
                 log: &log_path,
             },
         )
@@ -134,6 +136,7 @@ pub fn configure_only(
         builder,
         &layout.build,
         &root.join("configure.log"),
+        &[],
         out,
     )?;
     Ok(layout.build)
@@ -154,17 +157,34 @@ fn lock(dir: &Path, key: &str) -> Result<std::fs::File> {
     Ok(f)
 }
 
+/// Each step's seconds in the newest build of the same source with as many steps (any flag
+/// set: they compile the same files), for the ETA; empty when the cache has none.
+fn last_step_times(dir: &Path, source: &Source, steps: usize) -> Vec<f64> {
+    cache::list(dir)
+        .into_iter()
+        .map(|(_, r)| r)
+        .filter(|r| r.source_sha256 == source.sha256 && r.step_seconds.len() == steps)
+        .max_by_key(|r| r.built_unix)
+        .map(|r| r.step_seconds)
+        .unwrap_or_default()
+}
+
+/// Run the recipe's steps; each step's seconds. `last` holds the steps' times in the last
+/// build of this source, for the ETA.
 fn run_steps(
     recipe: &Recipe,
     builder: &Builder,
     home: &Path,
     log_path: &Path,
+    last: &[f64],
     out: &mut dyn Write,
-) -> Result<()> {
+) -> Result<Vec<f64>> {
     let mut log = std::fs::File::create(log_path)
         .with_context(|| format!("creating {}", log_path.display()))?;
     let started = Instant::now();
+    let mut times = Vec::new();
     for (i, step) in recipe.steps.iter().enumerate() {
+        let step_started = Instant::now();
         writeln!(
             log,
             "== step {}/{}: {}\n$ {}",
@@ -178,8 +198,12 @@ fn run_steps(
                 i + 1,
                 recipe.steps.len(),
                 &step.label,
-                tally.fraction(),
-                started.elapsed(),
+                progress::Stand {
+                    fraction: tally.fraction(),
+                    build_elapsed: started.elapsed(),
+                    step_elapsed: step_started.elapsed(),
+                    last_time: last.get(i).copied(),
+                },
             );
             let _ = writeln!(out, "{l}");
         })?;
@@ -192,8 +216,9 @@ fn run_steps(
                 log_path.display()
             ));
         }
+        times.push(step_started.elapsed().as_secs_f64());
     }
-    Ok(())
+    Ok(times)
 }
 
 /// Run one step, every line to the log and progress to `report` every 10 s or so.
@@ -275,6 +300,7 @@ struct FinishArgs<'a> {
     compiler: &'a str,
     target: Option<&'a str>,
     seconds: f64,
+    step_seconds: Vec<f64>,
     log: &'a Path,
 }
 
@@ -326,6 +352,7 @@ fn finish(
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs()),
         build_seconds: a.seconds,
+        step_seconds: a.step_seconds.clone(),
         size_bytes: cache::size_of(&layout.prefix),
         server: recipe.server.display().to_string(),
         binary_sha256: crate::server::fetch::sha256(&server)?,
