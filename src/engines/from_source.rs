@@ -184,8 +184,7 @@ pub fn configure_only(req: &Request, out: &mut dyn std::io::Write) -> Result<Pat
 /// the cache does not have it). Progress and messages go to `out`.
 pub fn build(req: &Request, out: &mut dyn std::io::Write) -> Result<(PathBuf, BuildRecord)> {
     let (engine, source, builder) = prepare(req, out)?;
-    let label = format!("{} {} ({})", engine.name(), req.flags, source.spec);
-    writeln!(out, "build {label}")?;
+    writeln!(out, "build: flag set {} of {}", req.flags, source.spec)?;
     let started = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -50,17 +50,25 @@ pub fn engine(v: &Variant) -> &'static dyn Engine {
 /// Variants that name a release (`mariadb-11.4.5`, `mysql-8.0.15`) get its basedir, fetched if
 /// missing; a PostgreSQL variant with neither gets the system's newest tree.
 pub fn resolve_builds(study: &mut Study) -> Result<()> {
+    // Each build once, however many variants run it.
+    let mut built: Vec<(crate::results::study::BuildSpec, std::path::PathBuf)> = Vec::new();
     for v in &mut study.variants {
         if v.basedir.is_some() {
             continue;
         }
         if let Some(b) = &v.build {
+            if let Some((_, tree)) = built.iter().find(|(spec, _)| spec == b) {
+                v.basedir = Some(tree.clone());
+                continue;
+            }
             let (dir, _) = super::from_source::build(
                 &super::from_source::Request::of(b),
                 &mut std::io::stderr(),
             )
             .with_context(|| format!("building variant {}'s server", v.name))?;
-            v.basedir = Some(crate::builds::BuildRecord::tree(&dir));
+            let tree = crate::builds::BuildRecord::tree(&dir);
+            built.push((b.clone(), tree.clone()));
+            v.basedir = Some(tree);
         } else if let Some(ver) = &v.version {
             let dir = super::fetch::release(
                 ver,

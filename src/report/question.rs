@@ -1,13 +1,11 @@
-//! The study's question answered in its own words: where both variants of a comparison say
-//! what they stand for (`means`, e.g. "performance_schema compiled in but off" against
-//! "compiled out"), one sentence per step gives the instruction cost and the throughput
-//! ratio with its interval and verdict, in those words. These open the Findings.
+//! The study's question in its own words: where both variants of a comparison say what they
+//! stand for (`means`, e.g. "performance_schema compiled in but off" against "compiled out"),
+//! the comparison's Findings line names them so and sums up its instruction counts by unit
+//! ("+0.5% to +1.1% per row (l.i0, l.i1, l.i2)"). These lines open the Findings.
 
-use super::cells::slots;
-use super::grid::{ratio, word, Sense};
-use super::subject::{Pair, Subject};
-use super::tables::compare_tps;
-use crate::results::{CostResult, StudyResults, COST_TOLERANCE};
+use super::cost_table::CostRow;
+use super::subject::Pair;
+use crate::results::{StudyResults, COST_TOLERANCE};
 
 fn means<'a>(res: &'a StudyResults, variant: &str) -> Option<&'a str> {
     res.study
@@ -17,85 +15,142 @@ fn means<'a>(res: &'a StudyResults, variant: &str) -> Option<&'a str> {
         .and_then(|v| v.means.as_deref())
 }
 
-fn counted<'a>(res: &'a StudyResults, variant: &str, step: &str) -> Option<&'a CostResult> {
-    res.cost_for(variant, step)
-        .filter(|c| c.ok && c.ir_per_txn > 0.0)
+/// "performance_schema compiled in but off (rel_ps_off) against performance_schema compiled
+/// out (no_pfs)", when both variants say what they mean.
+pub fn label(res: &StudyResults, p: &Pair) -> Option<String> {
+    Some(format!(
+        "{} ({}) against {} ({})",
+        means(res, &p.new)?,
+        p.new,
+        means(res, &p.base)?,
+        p.base
+    ))
 }
 
-/// The cost clause: "4.1% more instructions per row (1.041×)".
-fn cost_clause(new: &CostResult, base: &CostResult) -> String {
-    let q = new.ir_per_txn / base.ir_per_txn;
-    let unit = new.unit.name();
-    let care = if new.unstable || base.unstable {
-        ", a count that did not repeat"
-    } else {
-        ""
-    };
-    if (q - 1.0).abs() <= COST_TOLERANCE {
-        format!(
-            "the same instructions per {unit} within {:.1}%{care}",
-            COST_TOLERANCE * 100.0
-        )
-    } else {
-        let more = if q > 1.0 { "more" } else { "fewer" };
-        format!(
-            "{:.1}% {more} instructions per {unit} ({}×{care})",
-            (q - 1.0).abs() * 100.0,
-            ratio(q)
-        )
-    }
-}
-
-/// The sentences for one comparison whose two variants both say what they mean.
-fn pair_sentences(s: &Subject, p: &Pair, new_means: &str, base_means: &str) -> Vec<String> {
-    let res = &s.results;
-    let mut steps: Vec<String> = Vec::new();
+/// The pair's cost on every step both variants were counted on, in the steps' order: the
+/// pair's own ratios, whichever base the cost table compares the new variant with.
+pub fn pair_rows(res: &StudyResults, p: &Pair) -> Vec<CostRow> {
+    let mut steps: Vec<&str> = Vec::new();
     for c in &res.cost {
-        if !steps.contains(&c.step) {
-            steps.push(c.step.clone());
+        if !steps.contains(&c.step.as_str()) {
+            steps.push(&c.step);
         }
     }
-    for (step, _) in slots(res) {
-        if !steps.contains(&step) {
-            steps.push(step);
+    let counted = |v: &str, step: &str| res.cost_for(v, step).filter(|c| c.ok);
+    steps
+        .into_iter()
+        .filter_map(|step| {
+            let (n, b) = (counted(&p.new, step)?, counted(&p.base, step)?);
+            (b.ir_per_txn > 0.0).then(|| CostRow {
+                step: step.to_string(),
+                variant: p.new.clone(),
+                unit: n.unit.name().to_string(),
+                ir: Some(n.ir_per_txn),
+                unstable: n.unstable,
+                base: Some(p.base.clone()),
+                ratio: Some(n.ir_per_txn / b.ir_per_txn),
+                difference: Some(n.ir_per_txn - b.ir_per_txn),
+                ratio_unstable: n.unstable || b.unstable,
+            })
+        })
+        .collect()
+}
+
+fn signed_pct(q: f64) -> String {
+    format!("{:+.1}%", (q - 1.0) * 100.0)
+}
+
+/// The pair's cost rows summed up per unit, in the steps' order: the steps whose counts agree
+/// within the cost tolerance together, the others as one range ("+0.5% to +1.1% per row
+/// (l.i0, l.i1, l.i2)"). A count that did not repeat is marked.
+pub fn cost_summary(rows: &[&CostRow]) -> Option<String> {
+    let mut units: Vec<&str> = Vec::new();
+    for r in rows.iter().filter(|r| r.ratio.is_some()) {
+        if !units.contains(&r.unit.as_str()) {
+            units.push(&r.unit);
         }
     }
-    let mut out = Vec::new();
-    for step in steps {
-        let mut clauses = Vec::new();
-        if let (Some(n), Some(b)) = (counted(res, &p.new, &step), counted(res, &p.base, &step)) {
-            clauses.push(cost_clause(n, b));
+    let mut parts = Vec::new();
+    for unit in units {
+        let of: Vec<&&CostRow> = rows
+            .iter()
+            .filter(|r| r.unit == unit && r.ratio.is_some())
+            .collect();
+        let (same, apart): (Vec<&&CostRow>, Vec<&&CostRow>) = of
+            .iter()
+            .partition(|r| (r.ratio.unwrap() - 1.0).abs() <= COST_TOLERANCE);
+        let steps = |rs: &[&&CostRow]| {
+            let names: Vec<String> = rs
+                .iter()
+                .map(|r| {
+                    if r.ratio_unstable {
+                        format!("{}, a count that did not repeat", r.step)
+                    } else {
+                        r.step.clone()
+                    }
+                })
+                .collect();
+            names.join(", ")
+        };
+        if !apart.is_empty() {
+            let lo = apart
+                .iter()
+                .map(|r| r.ratio.unwrap())
+                .fold(f64::INFINITY, f64::min);
+            let hi = apart
+                .iter()
+                .map(|r| r.ratio.unwrap())
+                .fold(f64::NEG_INFINITY, f64::max);
+            let range = if apart.len() == 1 || signed_pct(lo) == signed_pct(hi) {
+                signed_pct(hi)
+            } else {
+                format!("{} to {}", signed_pct(lo), signed_pct(hi))
+            };
+            parts.push(format!("{range} per {unit} ({})", steps(&apart)));
         }
-        for (_, t) in slots(res).into_iter().filter(|(st, _)| *st == step) {
-            if let Some(c) = compare_tps(s, p, &step, t) {
-                clauses.push(format!(
-                    "throughput {}× [{}, {}] at {t} thread{} ({})",
-                    ratio(c.ratio),
-                    ratio(c.low),
-                    ratio(c.high),
-                    if t == 1 { "" } else { "s" },
-                    word(c.verdict, Sense::Throughput)
-                ));
-            }
-        }
-        if !clauses.is_empty() {
-            out.push(format!(
-                "{step}: {new_means} ({}) against {base_means} ({}): {}.",
-                p.new,
-                p.base,
-                clauses.join("; ")
+        if !same.is_empty() {
+            parts.push(format!(
+                "the same within {:.1}% per {unit} ({})",
+                COST_TOLERANCE * 100.0,
+                steps(&same)
             ));
         }
     }
-    out
+    (!parts.is_empty()).then(|| format!("instructions {}", parts.join(", ")))
 }
 
-/// Every comparison whose variants both carry `means`, in the order of the report's pairs.
-pub fn findings(s: &Subject) -> Vec<String> {
-    let res = &s.results;
-    s.pairs
-        .iter()
-        .filter_map(|p| Some((p, means(res, &p.new)?, means(res, &p.base)?)))
-        .flat_map(|(p, n, b)| pair_sentences(s, p, n, b))
-        .collect()
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(step: &str, unit: &str, ratio: f64, unstable: bool) -> CostRow {
+        CostRow {
+            step: step.into(),
+            variant: "new".into(),
+            unit: unit.into(),
+            ir: Some(1000.0 * ratio),
+            unstable,
+            base: Some("base".into()),
+            ratio: Some(ratio),
+            difference: Some(1000.0 * (ratio - 1.0)),
+            ratio_unstable: unstable,
+        }
+    }
+
+    #[test]
+    fn counts_are_summed_up_per_unit_with_the_steps_that_agree_apart() {
+        let rows = [
+            row("point_select", "transaction", 1.016, false),
+            row("l.i0", "row", 1.005, false),
+            row("l.x", "row", 0.999, false),
+            row("l.i1", "row", 1.011, true),
+            row("qr100", "query", 1.007, false),
+        ];
+        let refs: Vec<&CostRow> = rows.iter().collect();
+        assert_eq!(
+            cost_summary(&refs).unwrap(),
+            "instructions +1.6% per transaction (point_select), +0.5% to +1.1% per row (l.i0, l.i1, a count that did not repeat), the same within 0.2% per row (l.x), +0.7% per query (qr100)"
+        );
+        assert_eq!(cost_summary(&[]), None);
+    }
 }

@@ -3,7 +3,8 @@
 //! reader sees at once which measure resolved the change and which could not.
 
 use super::cells::slots;
-use super::cost_table;
+use super::cost_table::{self, CostRow};
+use super::question;
 use super::relative_cpu::{compare_cpu, signed_change, Side};
 use super::subject::{Pair, Subject};
 use super::tables::compare_tps;
@@ -82,10 +83,17 @@ fn comparisons(s: &Subject, f: impl Fn(&str, u32) -> Option<Comparison>) -> Vec<
         .collect()
 }
 
-fn cost_clause(s: &Subject, p: &Pair) -> Option<String> {
-    let parts: Vec<String> = cost_table::rows(s)
-        .into_iter()
+fn cost_clause(s: &Subject, p: &Pair, rows: &[CostRow]) -> Option<String> {
+    if question::label(&s.results, p).is_some() {
+        let own = question::pair_rows(&s.results, p);
+        return question::cost_summary(&own.iter().collect::<Vec<_>>());
+    }
+    let mine: Vec<&CostRow> = rows
+        .iter()
         .filter(|r| r.variant == p.new && r.base.as_deref() == Some(p.base.as_str()))
+        .collect();
+    let parts: Vec<String> = mine
+        .into_iter()
         .filter_map(|r| {
             r.ratio.map(|q| {
                 format!(
@@ -102,26 +110,34 @@ fn cost_clause(s: &Subject, p: &Pair) -> Option<String> {
 
 /// One line per pair: "default against ps_off: +8.7% instructions per transaction
 /// (point_select); server CPU per transaction +6.0% [+2.0%, +10.0%] (point_select,
-/// 2 threads); throughput not resolved here (…)".
+/// 2 threads); throughput not resolved here (…)". Pairs whose variants say what they mean
+/// come first, named in those words, their counts summed up by unit.
 pub fn lines(s: &Subject) -> Vec<String> {
     let threshold = s.threshold();
-    s.pairs
+    let rows = cost_table::rows(s);
+    let (asked, rest): (Vec<&Pair>, Vec<&Pair>) = s
+        .pairs
         .iter()
+        .partition(|p| question::label(&s.results, p).is_some());
+    asked
+        .into_iter()
+        .chain(rest)
         .filter_map(|p| {
             let cpu = most_telling(comparisons(s, |st, t| {
                 compare_cpu(s, p, st, t, Side::Server)
             }));
             let tps = most_telling(comparisons(s, |st, t| compare_tps(s, p, st, t)));
             let parts: Vec<String> = [
-                cost_clause(s, p),
+                cost_clause(s, p, &rows),
                 clause("server CPU per transaction", cpu, threshold),
                 clause("throughput", tps, threshold),
             ]
             .into_iter()
             .flatten()
             .collect();
-            (!parts.is_empty())
-                .then(|| format!("{} against {}: {}.", p.new, p.base, parts.join("; ")))
+            let who = question::label(&s.results, p)
+                .unwrap_or_else(|| format!("{} against {}", p.new, p.base));
+            (!parts.is_empty()).then(|| format!("{who}: {}.", parts.join("; ")))
         })
         .collect()
 }

@@ -74,6 +74,10 @@ pub struct Study {
     /// minutes (`psbench studies` prints it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_minutes: Option<f64>,
+    /// Minutes its first run spends building servers from source (`build` variants), beyond
+    /// `expected_minutes`; later runs find the builds in the cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_build_minutes: Option<f64>,
     /// What `--full` changes beyond every variant in both modes at 5 rounds: seed-sized runs
     /// for a bigger machine.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -45,10 +45,13 @@ pub fn catalogue() -> Result<String> {
         .unwrap_or(0);
     for (name, _) in builtin::BUILTIN {
         let study = builtin::builtin(name)?;
-        let time = study
-            .expected_minutes
-            .map(|m| format!(" (about {m:.0} min on a 2-core VM)"))
-            .unwrap_or_default();
+        let time = match (study.expected_minutes, study.expected_build_minutes) {
+            (Some(m), Some(b)) => format!(
+                " (about {m:.0} min on a 2-core VM, and {b:.0} min more on the first run, which builds its servers)"
+            ),
+            (Some(m), None) => format!(" (about {m:.0} min on a 2-core VM)"),
+            _ => String::new(),
+        };
         let _ = writeln!(s, "  {name:<width$} {}{time}", study.description);
     }
     s.push_str(&crate::engines::listing::scenarios()?);
