@@ -128,9 +128,14 @@ fn oltp_workloads_issue_what_sysbench_pgsql_issues() {
             let ps_rows = ps_calls[shape].1 as f64;
             let sb_rows = *rows as f64;
             // Point selects and changes return exactly one row each; ranges may run past
-            // the table's end, so their rows differ with the draws.
+            // the table's end, so their rows differ with the draws. A `k IN (…)` list returns
+            // every row holding each drawn k, and with sysbench's special distribution the
+            // hot values are held by tens of rows: its total over 4,000 draws varies more
+            // (two runs 3.6% apart, CI 2026-11-27: about 17 rows per drawn value), while
+            // uniform draws would find about one row per value.
+            let tolerance = if shape.contains("k IN") { 0.10 } else { 0.03 };
             assert!(
-                (ps_rows - sb_rows).abs() <= 0.03 * sb_rows.max(1.0),
+                (ps_rows - sb_rows).abs() <= tolerance * sb_rows.max(1.0),
                 "{workload}: `{shape}` ({n} calls): {ps_rows} rows against sysbench's {sb_rows}"
             );
         }
