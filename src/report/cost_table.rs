@@ -4,7 +4,7 @@
 
 use super::grid::{column, label, Kind, Table, Value};
 use super::subject::{Pair, Subject};
-use crate::results::{CostResult, COST_TOLERANCE, COST_WRITE_TOLERANCE};
+use crate::results::{CostResult, StudyResults, COST_TOLERANCE, COST_WRITE_TOLERANCE};
 
 /// One variant's cost on one step, against its base.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,40 +34,48 @@ fn ok(c: Option<&CostResult>) -> Option<&CostResult> {
     c.filter(|c| c.ok)
 }
 
-/// Every cost result as a row, grouped by step in the study's order and sorted by cost within
-/// a step (failed ones last).
-pub fn rows(s: &Subject) -> Vec<CostRow> {
-    let res = &s.results;
+/// The steps with cost results, in the order they were measured.
+pub fn steps(res: &StudyResults) -> Vec<String> {
     let mut steps: Vec<String> = Vec::new();
     for c in &res.cost {
         if !steps.contains(&c.step) {
             steps.push(c.step.clone());
         }
     }
+    steps
+}
+
+/// Cost result `c` on `step` as a row against `base` (none for a base): ratio and difference
+/// when both were measured.
+pub fn row(res: &StudyResults, step: &str, c: &CostResult, base: Option<&str>) -> CostRow {
+    let b = base.and_then(|b| ok(res.cost_for(b, step)));
+    let me = ok(Some(c));
+    let both = me.zip(b).filter(|(_, b)| b.ir_per_txn > 0.0);
+    CostRow {
+        step: step.to_string(),
+        variant: c.variant.clone(),
+        unit: unit(c).to_string(),
+        ir: me.map(|c| c.ir_per_txn),
+        unstable: c.unstable,
+        base: base.map(str::to_string),
+        ratio: both.map(|(n, b)| n.ir_per_txn / b.ir_per_txn),
+        difference: both.map(|(n, b)| n.ir_per_txn - b.ir_per_txn),
+        ratio_unstable: both.is_some_and(|(n, b)| n.unstable || b.unstable),
+    }
+}
+
+/// Every cost result as a row, grouped by step in the study's order and sorted by cost within
+/// a step (failed ones last).
+pub fn rows(s: &Subject) -> Vec<CostRow> {
+    let res = &s.results;
     let variants = super::subject::variants(res);
     let base_of = |v: &str| -> Option<&Pair> { s.pairs.iter().find(|p| p.new == v) };
     let mut out = Vec::new();
-    for step in &steps {
+    for step in &steps(res) {
         let mut of_step: Vec<CostRow> = variants
             .iter()
             .filter_map(|v| res.cost_for(v, step))
-            .map(|c| {
-                let pair = base_of(&c.variant);
-                let b = pair.and_then(|p| ok(res.cost_for(&p.base, step)));
-                let me = ok(Some(c));
-                let both = me.zip(b).filter(|(_, b)| b.ir_per_txn > 0.0);
-                CostRow {
-                    step: step.clone(),
-                    variant: c.variant.clone(),
-                    unit: unit(c).to_string(),
-                    ir: me.map(|c| c.ir_per_txn),
-                    unstable: c.unstable,
-                    base: pair.map(|p| p.base.clone()),
-                    ratio: both.map(|(n, b)| n.ir_per_txn / b.ir_per_txn),
-                    difference: both.map(|(n, b)| n.ir_per_txn - b.ir_per_txn),
-                    ratio_unstable: both.is_some_and(|(n, b)| n.unstable || b.unstable),
-                }
-            })
+            .map(|c| row(res, step, c, base_of(&c.variant).map(|p| p.base.as_str())))
             .collect();
         of_step.sort_by(|a, b| match (a.ir, b.ir) {
             (Some(x), Some(y)) => x.total_cmp(&y),

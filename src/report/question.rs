@@ -3,7 +3,7 @@
 //! the comparison's Findings line names them so and sums up its instruction counts by unit
 //! ("+0.5% to +1.1% per row (l.i0, l.i1, l.i2)"). These lines open the Findings.
 
-use super::cost_table::CostRow;
+use super::cost_table::{self, CostRow};
 use super::subject::Pair;
 use crate::results::{StudyResults, COST_TOLERANCE};
 
@@ -30,29 +30,11 @@ pub fn label(res: &StudyResults, p: &Pair) -> Option<String> {
 /// The pair's cost on every step both variants were counted on, in the steps' order: the
 /// pair's own ratios, whichever base the cost table compares the new variant with.
 pub fn pair_rows(res: &StudyResults, p: &Pair) -> Vec<CostRow> {
-    let mut steps: Vec<&str> = Vec::new();
-    for c in &res.cost {
-        if !steps.contains(&c.step.as_str()) {
-            steps.push(&c.step);
-        }
-    }
-    let counted = |v: &str, step: &str| res.cost_for(v, step).filter(|c| c.ok);
-    steps
-        .into_iter()
-        .filter_map(|step| {
-            let (n, b) = (counted(&p.new, step)?, counted(&p.base, step)?);
-            (b.ir_per_txn > 0.0).then(|| CostRow {
-                step: step.to_string(),
-                variant: p.new.clone(),
-                unit: n.unit.name().to_string(),
-                ir: Some(n.ir_per_txn),
-                unstable: n.unstable,
-                base: Some(p.base.clone()),
-                ratio: Some(n.ir_per_txn / b.ir_per_txn),
-                difference: Some(n.ir_per_txn - b.ir_per_txn),
-                ratio_unstable: n.unstable || b.unstable,
-            })
-        })
+    cost_table::steps(res)
+        .iter()
+        .filter_map(|step| res.cost_for(&p.new, step).map(|c| (step, c)))
+        .map(|(step, c)| cost_table::row(res, step, c, Some(&p.base)))
+        .filter(|r| r.ratio.is_some())
         .collect()
 }
 

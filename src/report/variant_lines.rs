@@ -83,17 +83,16 @@ fn comparisons(s: &Subject, f: impl Fn(&str, u32) -> Option<Comparison>) -> Vec<
         .collect()
 }
 
-fn cost_clause(s: &Subject, p: &Pair, rows: &[CostRow]) -> Option<String> {
-    if question::label(&s.results, p).is_some() {
+/// The pair's instruction counts: summed up per unit for a pair asked in the study's own
+/// words (`asked`), else one clause per step of the cost table's rows.
+fn cost_clause(s: &Subject, p: &Pair, rows: &[CostRow], asked: bool) -> Option<String> {
+    if asked {
         let own = question::pair_rows(&s.results, p);
         return question::cost_summary(&own.iter().collect::<Vec<_>>());
     }
-    let mine: Vec<&CostRow> = rows
+    let parts: Vec<String> = rows
         .iter()
         .filter(|r| r.variant == p.new && r.base.as_deref() == Some(p.base.as_str()))
-        .collect();
-    let parts: Vec<String> = mine
-        .into_iter()
         .filter_map(|r| {
             r.ratio.map(|q| {
                 format!(
@@ -115,28 +114,25 @@ fn cost_clause(s: &Subject, p: &Pair, rows: &[CostRow]) -> Option<String> {
 pub fn lines(s: &Subject) -> Vec<String> {
     let threshold = s.threshold();
     let rows = cost_table::rows(s);
-    let (asked, rest): (Vec<&Pair>, Vec<&Pair>) = s
-        .pairs
-        .iter()
-        .partition(|p| question::label(&s.results, p).is_some());
+    let labelled = s.pairs.iter().map(|p| (p, question::label(&s.results, p)));
+    let (asked, rest): (Vec<_>, Vec<_>) = labelled.partition(|(_, label)| label.is_some());
     asked
         .into_iter()
         .chain(rest)
-        .filter_map(|p| {
+        .filter_map(|(p, label)| {
             let cpu = most_telling(comparisons(s, |st, t| {
                 compare_cpu(s, p, st, t, Side::Server)
             }));
             let tps = most_telling(comparisons(s, |st, t| compare_tps(s, p, st, t)));
             let parts: Vec<String> = [
-                cost_clause(s, p, &rows),
+                cost_clause(s, p, &rows, label.is_some()),
                 clause("server CPU per transaction", cpu, threshold),
                 clause("throughput", tps, threshold),
             ]
             .into_iter()
             .flatten()
             .collect();
-            let who = question::label(&s.results, p)
-                .unwrap_or_else(|| format!("{} against {}", p.new, p.base));
+            let who = label.unwrap_or_else(|| format!("{} against {}", p.new, p.base));
             (!parts.is_empty()).then(|| format!("{who}: {}.", parts.join("; ")))
         })
         .collect()

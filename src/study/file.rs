@@ -310,17 +310,13 @@ impl Study {
     /// names. An Insert Benchmark entry's label stands for all its steps, and each step may be
     /// named alone by its cell label ("l.i1", or "ib l.i1" in an entry named "ib").
     pub fn cost_selects(&self, label: &str) -> bool {
-        self.cost_workloads
-            .as_ref()
-            .is_none_or(|names| names.iter().any(|n| n == label))
+        selects(&self.cost_workloads, label)
     }
 
     /// Whether throughput rounds measure the workload entry labelled `label`: with no
     /// `throughput_workloads`, every entry.
     pub fn throughput_selects(&self, label: &str) -> bool {
-        self.throughput_workloads
-            .as_ref()
-            .is_none_or(|names| names.iter().any(|n| n == label))
+        selects(&self.throughput_workloads, label)
     }
 
     /// The (step, threads) cells throughput rounds measure, in the study's order.
@@ -332,21 +328,31 @@ impl Study {
             .collect()
     }
 
+    /// Whether cost mode measures the workload entry `w`, at least in part.
+    pub fn cost_measures(&self, w: &WorkloadStep) -> bool {
+        self.cost_selects(&w.label())
+            || (w.is_insert_benchmark()
+                && self.cells_of(w).iter().any(|(l, _)| self.cost_selects(l)))
+    }
+
     /// The workload entries measured in cost mode, at least in part.
     pub fn cost_steps(&self) -> Vec<&WorkloadStep> {
         self.workloads
             .iter()
-            .filter(|w| {
-                self.cost_selects(&w.label())
-                    || (w.is_insert_benchmark()
-                        && self.cells_of(w).iter().any(|(l, _)| self.cost_selects(l)))
-            })
+            .filter(|w| self.cost_measures(w))
             .collect()
     }
 
     pub fn threads_for(&self, w: &WorkloadStep) -> Vec<u32> {
         w.threads.clone().unwrap_or_else(|| self.threads.clone())
     }
+}
+
+/// Whether an optional list of names selects `label`: no list selects everything.
+fn selects(names: &Option<Vec<String>>, label: &str) -> bool {
+    names
+        .as_ref()
+        .is_none_or(|names| names.iter().any(|n| n == label))
 }
 
 #[cfg(test)]

@@ -23,9 +23,7 @@ impl Study {
         for w in &self.workloads {
             let label = w.label();
             let throughput = self.mode != Mode::Cost && self.throughput_selects(&label);
-            let cost = self.mode != Mode::Throughput
-                && (self.cost_selects(&label)
-                    || self.cells_of(w).iter().any(|(l, _)| self.cost_selects(l)));
+            let cost = self.mode != Mode::Throughput && self.cost_measures(w);
             if !throughput && !cost {
                 return Err(format!(
                     "workload '{label}' is measured in neither mode: name it in throughput_workloads or cost_workloads"
