@@ -11,6 +11,7 @@ pub mod cost;
 pub mod driver;
 pub mod engines;
 pub mod error;
+pub mod history;
 pub mod ibench;
 pub mod probes;
 pub mod profile;

@@ -40,13 +40,14 @@ type StageList = (&'static str, &'static [&'static str]);
 #[rustfmt::skip]
 const RULES: &[StageList] = &[
     ("builds", &["server"]),
-    ("cli", &["builds", "connection", "console", "driver", "engines", "ibench", "report", "results", "server", "study", "workloads"]),
+    ("cli", &["builds", "connection", "console", "driver", "engines", "history", "ibench", "report", "results", "server", "study", "workloads"]),
     ("connection", &[]),
     ("console", &["connection", "driver", "ibench", "results", "workloads"]),
     ("cost", &["connection", "results", "server", "workloads"]),
     ("driver", &["connection", "results", "workloads"]),
     ("engines", &["builds", "connection", "cost", "probes", "results", "server", "workloads"]),
     ("error", &[]),
+    ("history", &["results", "stats"]),
     ("ibench", &["connection", "driver", "results", "workloads"]),
     ("probes", &["connection", "results"]),
     ("profile", &["results"]),
@@ -96,6 +97,7 @@ const LIMITS: &[Limit] = &[
     ImportsOnly("builds", &["server"]),
     ImportsOnly("error", &[]),
     ImportsOnly("report", &["results", "stats"]),
+    ImportsOnly("history", &["results", "stats"]),
     ImportsOnly("results", &[]),
     NeverImports("server", &["cli", "console", "driver", "engines", "report", "study", "workloads"]),
     ImportsOnly("stats", &[]),

@@ -494,4 +494,8 @@ workload = "oltp_read_only"
         line.contains("per transaction (point_select)") && line.contains("(read_only, 1 thread"),
         "{line}"
     );
+    // Added to the results history under the study's own home, never the user's: two counts,
+    // and throughput and server CPU of read_only for each variant.
+    assert!(t.contains("history: 6 points added to "), "{t}");
+    assert!(tmp.path().join("home/history.sqlite").is_file(), "{t}");
 }

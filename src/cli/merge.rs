@@ -18,7 +18,7 @@ pub struct MergeArgs {
     out: PathBuf,
 }
 
-pub fn command(a: MergeArgs) -> Result<()> {
+pub fn command(a: MergeArgs, history: &std::path::Path) -> Result<()> {
     let same = |p: &PathBuf| match (p.canonicalize(), a.out.canonicalize()) {
         (Ok(x), Ok(y)) => x == y || x.parent() == Some(y.as_path()),
         _ => false,
@@ -43,6 +43,7 @@ pub fn command(a: MergeArgs) -> Result<()> {
     let merged = merge(parts)?;
     std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
     merged.save(&a.out)?;
+    crate::history::add_finished(&merged, &a.out, history);
     let subject = Subject::study(merged, &a.out.display().to_string());
     publish::study_finished(&subject, &a.out)
 }

@@ -6,6 +6,7 @@ mod build;
 mod compare;
 mod connection_args;
 mod fetch;
+mod history;
 mod insert_benchmark;
 mod merge;
 mod report;
@@ -28,6 +29,10 @@ pub struct Cli {
     /// Where psbench keeps sandboxes, datadirs and snapshots [default: $PSBENCH_HOME or ~/.local/share/psbench]
     #[arg(long, global = true, env = "PSBENCH_HOME", hide_env_values = true)]
     pub home: Option<std::path::PathBuf>,
+
+    /// The results history finished studies are added to [default: $PSBENCH_HISTORY or HOME/history.sqlite]
+    #[arg(long, global = true, env = "PSBENCH_HISTORY", hide_env_values = true)]
+    pub history: Option<std::path::PathBuf>,
 
     #[command(subcommand)]
     pub command: Command,
@@ -55,6 +60,8 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// Join the shards of one study (`run --shard`, on several hosts) into one results document
     Merge(merge::MergeArgs),
+    /// The results history: series, points and change points; import, check (for CI), accept
+    History(history::HistoryArgs),
 }
 
 impl Cli {
@@ -72,16 +79,18 @@ pub fn main() -> i32 {
     let cli = Cli::parse();
     crate::server::registry::install_signal_handler();
     let home = cli.home();
+    let history = crate::history::path(cli.history.as_deref(), home.root());
     let result = match cli.command {
         Command::Sandbox(cmd) => sandbox::command(cmd, &home),
         Command::Bench(args) => bench::command(*args),
-        Command::Run(args) => run::command(args, &home),
+        Command::Run(args) => run::command(args, &home, &history),
         Command::Studies => studies::command(),
         Command::Fetch(args) => fetch::command(args),
         Command::Build(args) => build::command(args),
         Command::Report(args) => report::command(args),
         Command::Compare(args) => compare::command(args),
-        Command::Merge(args) => merge::command(args),
+        Command::Merge(args) => merge::command(args, &history),
+        Command::History(args) => history::command(args, &history),
     };
     match result {
         Ok(()) => 0,

@@ -61,7 +61,7 @@ pub struct RunArgs {
     cost_on_every_shard: bool,
 }
 
-pub fn command(a: RunArgs, home: &Home) -> Result<()> {
+pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()> {
     let (study, origin, out_dir, resume) = match &a.resume {
         Some(dir) => {
             let (study, origin) = load::resumed(dir)?;
@@ -128,6 +128,10 @@ pub fn command(a: RunArgs, home: &Home) -> Result<()> {
         shard,
     })?;
     let failed = res.cells.iter().any(|c| !c.ok) || res.cost.iter().any(|c| !c.ok);
+    // A shard is part of a study: its merge is what the history gets.
+    if res.sharding.shard.is_none() {
+        crate::history::add_finished(&res, &out_dir, history);
+    }
     let subject = Subject::study(res, &out_dir.display().to_string());
     publish::study_finished(&subject, &out_dir)?;
     if failed {

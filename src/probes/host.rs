@@ -3,7 +3,6 @@
 use crate::results::{CpuList, Host};
 use procfs::{Current, CurrentSI};
 
-/// This machine: hostname, kernel, CPU model and count, memory.
 /// This machine's name: `PSBENCH_HOST_NAME` when set (a scheduler's pod or node name, or a
 /// test's pretend host), else the kernel's host name.
 pub fn name() -> String {
@@ -15,16 +14,22 @@ pub fn name() -> String {
     }
 }
 
+/// This machine: hostname, kernel, CPU model and count, memory, whether it is virtualised.
 pub fn current() -> Host {
     let read = |p: &str| {
         std::fs::read_to_string(p)
             .map(|s| s.trim().to_string())
             .unwrap_or_default()
     };
-    let cpu_model = procfs::CpuInfo::current()
-        .ok()
+    let info = procfs::CpuInfo::current().ok();
+    let cpu_model = info
+        .as_ref()
         .and_then(|c| c.model_name(0).map(str::to_string))
         .unwrap_or_default();
+    let virtualised = info
+        .as_ref()
+        .and_then(|c| c.flags(0))
+        .map(|flags| flags.contains(&"hypervisor"));
     let cpus = procfs::KernelStats::current()
         .map(|k| k.cpu_time.len() as u32)
         .unwrap_or(0);
@@ -37,6 +42,7 @@ pub fn current() -> Host {
         cpu_model,
         cpus,
         memory_mb,
+        virtualised,
     }
 }
 

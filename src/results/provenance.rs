@@ -10,6 +10,10 @@ pub struct Host {
     pub cpu_model: String,
     pub cpus: u32,
     pub memory_mb: u64,
+    /// Whether the CPU says it runs under a hypervisor (its `hypervisor` flag); absent in
+    /// documents written before psbench recorded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub virtualised: Option<bool>,
 }
 
 /// What a variant really ran: binary, version, the options passed, the server's effective

@@ -102,6 +102,16 @@ pub(super) fn mean_and_var(x: &[f64]) -> (f64, f64) {
     (mean, var)
 }
 
+/// The 95% Student t interval of the mean of `x`; `None` below two values.
+pub fn t_interval(x: &[f64]) -> Option<(f64, f64)> {
+    if x.len() < 2 {
+        return None;
+    }
+    let (mean, var) = mean_and_var(x);
+    let h = t_quantile(0.5 + LEVEL / 2.0, (x.len() - 1) as f64) * (var / x.len() as f64).sqrt();
+    Some((mean - h, mean + h))
+}
+
 /// From a mean log ratio, its standard error and degrees of freedom.
 fn from_logs(
     mean: f64,

@@ -1,0 +1,317 @@
+//! The results history on disk: one SQLite database (docs/history.md). Documents, series,
+//! their points and the regressions someone accepted, each in a table; a document is added
+//! once however often it is imported.
+
+use super::series::{self, Metric, Point, SeriesKey};
+use crate::results::StudyResults;
+use anyhow::{Context, Result};
+use rusqlite::{params, Connection, OptionalExtension};
+use std::path::Path;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS documents (
+    id INTEGER PRIMARY KEY,
+    identity TEXT NOT NULL UNIQUE,
+    path TEXT NOT NULL,
+    study TEXT NOT NULL,
+    tool_version TEXT NOT NULL,
+    added_unix INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS series (
+    id INTEGER PRIMARY KEY,
+    engine TEXT NOT NULL,
+    channel TEXT NOT NULL,
+    step TEXT NOT NULL,
+    workload TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    threads INTEGER NOT NULL,
+    metric TEXT NOT NULL,
+    host_class TEXT NOT NULL,
+    UNIQUE (engine, channel, step, workload, settings, threads, metric, host_class)
+);
+CREATE TABLE IF NOT EXISTS points (
+    id INTEGER PRIMARY KEY,
+    series INTEGER NOT NULL REFERENCES series(id),
+    document INTEGER NOT NULL REFERENCES documents(id),
+    variant TEXT NOT NULL,
+    release TEXT NOT NULL,
+    binary_sha256 TEXT NOT NULL,
+    source TEXT,
+    commit_id TEXT,
+    date_unix INTEGER NOT NULL,
+    value REAL NOT NULL,
+    low REAL,
+    high REAL,
+    rounds INTEGER NOT NULL,
+    UNIQUE (series, document, variant)
+);
+CREATE TABLE IF NOT EXISTS acceptances (
+    point INTEGER PRIMARY KEY REFERENCES points(id),
+    who TEXT NOT NULL,
+    why TEXT NOT NULL,
+    at_unix INTEGER NOT NULL
+);
+";
+
+/// An open history.
+pub struct History {
+    db: Connection,
+}
+
+/// A series as stored, with its number.
+#[derive(Clone, Debug)]
+pub struct Series {
+    pub id: i64,
+    pub key: SeriesKey,
+}
+
+/// A point as stored: its number, what it measured, where it came from, whether accepted.
+#[derive(Clone, Debug)]
+pub struct StoredPoint {
+    pub id: i64,
+    pub point: Point,
+    pub document: String,
+    pub tool_version: String,
+    /// Who accepted it as the new level, and why.
+    pub accepted: Option<(String, String)>,
+}
+
+/// What adding a document did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Added {
+    pub points: usize,
+    pub new_series: usize,
+    /// The document was already in the history: nothing was added.
+    pub already: bool,
+}
+
+impl History {
+    /// Open (creating when missing) the history at `path`.
+    pub fn open(path: &Path) -> Result<History> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        let db = Connection::open(path)
+            .with_context(|| format!("opening the results history {}", path.display()))?;
+        db.execute_batch(SCHEMA)
+            .with_context(|| format!("{} is not a psbench results history", path.display()))?;
+        Ok(History { db })
+    }
+
+    /// Add every point of `doc`, read from `path`.
+    pub fn add(&mut self, doc: &StudyResults, path: &str) -> Result<Added> {
+        let identity = format!(
+            "{} started {} on {} ({})",
+            doc.study.name, doc.started_unix, doc.host.hostname, doc.sharding.definition_sha256
+        );
+        let tx = self.db.transaction()?;
+        let known: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM documents WHERE identity = ?1",
+                [&identity],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if known.is_some() {
+            return Ok(Added {
+                already: true,
+                ..Added::default()
+            });
+        }
+        tx.execute(
+            "INSERT INTO documents (identity, path, study, tool_version, added_unix) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![identity, path, doc.study.name, doc.tool_version, now() as i64],
+        )?;
+        let document = tx.last_insert_rowid();
+        let mut added = Added::default();
+        for (key, p) in series::points(doc) {
+            let (id, new) = series_id(&tx, &key)?;
+            added.new_series += new as usize;
+            added.points += tx.execute(
+                "INSERT OR IGNORE INTO points (series, document, variant, release, binary_sha256, source, date_unix, value, low, high, rounds)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                params![
+                    id,
+                    document,
+                    p.variant,
+                    p.release,
+                    p.binary_sha256,
+                    p.source,
+                    p.date_unix as i64,
+                    p.value,
+                    p.interval.map(|i| i.0),
+                    p.interval.map(|i| i.1),
+                    p.rounds
+                ],
+            )?;
+        }
+        tx.commit()?;
+        Ok(added)
+    }
+
+    /// Every series, by number.
+    pub fn series(&self) -> Result<Vec<Series>> {
+        let mut st = self.db.prepare(
+            "SELECT id, engine, channel, step, workload, settings, threads, metric, host_class FROM series ORDER BY id",
+        )?;
+        let rows = st.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(7)?,
+                SeriesKey {
+                    engine: r.get(1)?,
+                    channel: r.get(2)?,
+                    step: r.get(3)?,
+                    workload: r.get(4)?,
+                    settings: r.get(5)?,
+                    threads: r.get(6)?,
+                    metric: Metric::Throughput,
+                    host_class: r.get(8)?,
+                },
+            ))
+        })?;
+        // A metric this psbench does not know (a newer one wrote it) is left out.
+        Ok(rows
+            .collect::<rusqlite::Result<Vec<_>>>()?
+            .into_iter()
+            .filter_map(|(id, metric, key)| {
+                Metric::parse(&metric).map(|metric| Series {
+                    id,
+                    key: SeriesKey { metric, ..key },
+                })
+            })
+            .collect())
+    }
+
+    /// Series `id`, if there is one.
+    pub fn one(&self, id: i64) -> Result<Option<Series>> {
+        Ok(self.series()?.into_iter().find(|s| s.id == id))
+    }
+
+    /// The points of series `id` in order: by date, then by release (a sweep's points share
+    /// their date), then as added.
+    pub fn points(&self, id: i64) -> Result<Vec<StoredPoint>> {
+        let mut st = self.db.prepare(
+            "SELECT p.id, p.variant, p.release, p.binary_sha256, p.source, p.date_unix, p.value, p.low, p.high, p.rounds,
+                    d.path, d.tool_version, a.who, a.why
+             FROM points p JOIN documents d ON d.id = p.document
+             LEFT JOIN acceptances a ON a.point = p.id
+             WHERE p.series = ?1",
+        )?;
+        let rows = st.query_map([id], |r| {
+            let low: Option<f64> = r.get(7)?;
+            let high: Option<f64> = r.get(8)?;
+            let who: Option<String> = r.get(12)?;
+            let why: Option<String> = r.get(13)?;
+            Ok(StoredPoint {
+                id: r.get(0)?,
+                point: Point {
+                    variant: r.get(1)?,
+                    release: r.get(2)?,
+                    binary_sha256: r.get(3)?,
+                    source: r.get(4)?,
+                    date_unix: r.get::<_, i64>(5)? as u64,
+                    value: r.get(6)?,
+                    interval: low.zip(high),
+                    rounds: r.get(9)?,
+                },
+                document: r.get(10)?,
+                tool_version: r.get(11)?,
+                accepted: who.zip(why),
+            })
+        })?;
+        let mut points = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+        points.sort_by(|a, b| {
+            a.point
+                .date_unix
+                .cmp(&b.point.date_unix)
+                .then_with(|| release_order(&a.point.release, &b.point.release))
+                .then(a.id.cmp(&b.id))
+        });
+        Ok(points)
+    }
+
+    /// Mark point `point` of series `series` as accepted: from it on, the check compares
+    /// with the level it starts.
+    pub fn accept(&mut self, series: i64, point: i64, who: &str, why: &str) -> Result<bool> {
+        let in_series: Option<i64> = self
+            .db
+            .query_row(
+                "SELECT id FROM points WHERE id = ?1 AND series = ?2",
+                [point, series],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if in_series.is_none() {
+            return Ok(false);
+        }
+        self.db.execute(
+            "INSERT OR REPLACE INTO acceptances (point, who, why, at_unix) VALUES (?1, ?2, ?3, ?4)",
+            params![point, who, why, now() as i64],
+        )?;
+        Ok(true)
+    }
+}
+
+/// The number of the series `key`, added when new (and whether it was).
+fn series_id(tx: &rusqlite::Transaction, key: &SeriesKey) -> Result<(i64, bool)> {
+    let metric = key.metric.name();
+    let values = params![
+        key.engine,
+        key.channel,
+        key.step,
+        key.workload,
+        key.settings,
+        key.threads,
+        metric,
+        key.host_class
+    ];
+    let found = tx
+        .query_row(
+            "SELECT id FROM series WHERE engine = ?1 AND channel = ?2 AND step = ?3 AND workload = ?4
+               AND settings = ?5 AND threads = ?6 AND metric = ?7 AND host_class = ?8",
+            values,
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(id) = found {
+        return Ok((id, false));
+    }
+    tx.execute(
+        "INSERT INTO series (engine, channel, step, workload, settings, threads, metric, host_class)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        values,
+    )?;
+    Ok((tx.last_insert_rowid(), true))
+}
+
+/// Releases in numeric order (`10.11.9` before `10.11.18`); text where not numeric.
+pub fn release_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let nums = |s: &str| -> Vec<u64> {
+        s.split(|c: char| !c.is_ascii_digit())
+            .take_while(|p| !p.is_empty())
+            .map(|p| p.parse().unwrap_or(0))
+            .collect()
+    };
+    nums(a).cmp(&nums(b)).then_with(|| a.cmp(b))
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::release_order;
+    use std::cmp::Ordering::Less;
+
+    #[test]
+    fn releases_sort_by_number() {
+        assert_eq!(release_order("10.11.9-MariaDB", "10.11.18-MariaDB"), Less);
+        assert_eq!(release_order("15.3", "15.10"), Less);
+        assert_eq!(release_order("9.6", "10.0"), Less);
+    }
+}

@@ -1,0 +1,183 @@
+//! The results history on the built binary: documents added once, series listed and shown,
+//! a regression that fails `history check` until accepted, an improvement that never fails.
+//! Every run has its own home, so the user's history is never touched.
+
+mod common;
+
+use common::{psbench, text};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/report-study");
+
+fn run(home: &Path, args: &[&str]) -> Output {
+    psbench(home).arg("history").args(args).output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+/// The fixture as if run `days` later with default's point_select count times `factor`.
+fn later_copy(dir: &Path, days: u64, factor: f64) -> PathBuf {
+    let mut doc: Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{FIXTURE}/results.json")).unwrap())
+            .unwrap();
+    for key in ["started_unix", "finished_unix"] {
+        let t = doc[key].as_u64().unwrap();
+        doc[key] = Value::from(t + days * 86_400);
+    }
+    for c in doc["cost"].as_array_mut().unwrap() {
+        if c["variant"] == "default" && c["step"] == "point_select" {
+            let v = c["ir_per_txn"].as_f64().unwrap();
+            c["ir_per_txn"] = Value::from(v * factor);
+        }
+    }
+    let out = dir.join(format!("day{days}"));
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("results.json"), doc.to_string()).unwrap();
+    out
+}
+
+/// The number of the series listed with `what` in its first line.
+fn series_of(list: &str, what: &str) -> String {
+    list.lines()
+        .find(|l| l.contains(what))
+        .unwrap_or_else(|| panic!("no series '{what}' in:\n{list}"))
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn a_document_is_added_once_and_its_series_listed_and_shown() {
+    let home = tempfile::tempdir().unwrap();
+    let o = run(home.path(), &["import", FIXTURE]);
+    assert!(o.status.success(), "{}", text(&o));
+    // 4 counts, and throughput and server CPU of 2 variants × 2 steps × 2 thread counts.
+    assert!(
+        stdout(&o).contains("history: 20 points added to"),
+        "{}",
+        text(&o)
+    );
+    assert!(home.path().join("history.sqlite").is_file());
+    let again = run(home.path(), &["import", FIXTURE]);
+    assert!(
+        stdout(&again).contains("was already in"),
+        "{}",
+        text(&again)
+    );
+
+    let list = stdout(&run(home.path(), &[]));
+    assert_eq!(
+        list.lines()
+            .filter(|l| l.contains(" points, newest "))
+            .count(),
+        20,
+        "{list}"
+    );
+    let id = series_of(
+        &list,
+        "mariadb point_select (cost mode), instructions per transaction",
+    );
+    let shown = run(home.path(), &[&id]);
+    assert!(shown.status.success(), "{}", text(&shown));
+    assert!(
+        stdout(&shown).contains("No change in 1 points."),
+        "{}",
+        text(&shown)
+    );
+    let csv = stdout(&run(home.path(), &[&id, "--csv"]));
+    assert!(
+        csv.starts_with("point,date,release,binary_sha256,"),
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), 2, "{csv}");
+
+    let missing = run(home.path(), &["999"]);
+    assert_eq!(missing.status.code(), Some(2), "{}", text(&missing));
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("has no series 999"), "{err}");
+}
+
+#[test]
+fn a_regression_fails_the_check_until_accepted_and_a_wobble_never_does() {
+    let home = tempfile::tempdir().unwrap();
+    let docs = tempfile::tempdir().unwrap();
+    let import = |dir: &Path| {
+        let o = run(home.path(), &["import", dir.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", text(&o));
+    };
+    import(Path::new(FIXTURE));
+    // 0.2% more instructions: within the 1% a count must move.
+    import(&later_copy(docs.path(), 1, 1.002));
+    let check = run(home.path(), &["check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check));
+    assert!(
+        stdout(&check).contains("20 series with an earlier point checked in"),
+        "{}",
+        text(&check)
+    );
+    assert!(stdout(&check).contains(": 0 regressions, 0 improvements"));
+
+    // 5% more: a regression, the exit code says so, the series shows the change.
+    import(&later_copy(docs.path(), 2, 1.05));
+    let check = run(home.path(), &["check"]);
+    assert_eq!(check.status.code(), Some(1), "{}", text(&check));
+    let out = stdout(&check);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("regression: series"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.contains("point_select (cost mode), instructions per transaction"),
+        "{line}"
+    );
+    // Against the mean of the two earlier points: 1.05 / 1.001 − 1.
+    assert!(line.contains(" is +4.9% against "), "{line}");
+    assert!(String::from_utf8_lossy(&check.stderr).contains("1 regression (above;"));
+    let id = line
+        .trim_start_matches("regression: series ")
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let shown = stdout(&run(home.path(), &[&id]));
+    assert!(shown.contains("change between point"), "{shown}");
+    let newest = shown
+        .lines()
+        .filter(|l| l.contains("day2"))
+        .find_map(|l| l.split_whitespace().next())
+        .unwrap()
+        .to_string();
+
+    let accept = run(
+        home.path(),
+        &[
+            "accept",
+            &id,
+            &newest,
+            "--why",
+            "new default instruments",
+            "--by",
+            "ci",
+        ],
+    );
+    assert!(accept.status.success(), "{}", text(&accept));
+    let check = run(home.path(), &["check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check));
+    assert!(stdout(&run(home.path(), &[&id])).contains("(accepted by ci: new default instruments)"));
+
+    // 8% fewer than the accepted level: an improvement, which never fails.
+    import(&later_copy(docs.path(), 3, 1.05 * 0.92));
+    let check = run(home.path(), &["check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check));
+    assert!(
+        stdout(&check).contains("improvement: series"),
+        "{}",
+        text(&check)
+    );
+}
