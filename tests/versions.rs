@@ -75,6 +75,17 @@ options = { rows = 5000, rows_i1 = 1000, query_seconds = 1, cleanup_seconds = 0 
         "{v}"
     );
     assert_ne!(v["10.11"]["server_sha256"], v["11.4"]["server_sha256"]);
+    // The release's fetch and check are remembered: it is listed as running here.
+    let list = Command::new(env!("CARGO_BIN_EXE_psbench"))
+        .args(["fetch", "--list", "mariadb"])
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&list.stdout).to_string();
+    let line = listed
+        .lines()
+        .find(|l| l.trim_start().starts_with("mariadb-11.4.5 "))
+        .unwrap_or_else(|| panic!("{listed}"));
+    assert!(line.ends_with("cached      runs here: yes"), "{line}");
     assert_eq!(v["11.4"]["server_sha256"].as_str().unwrap().len(), 64);
     // Each version ran on a datadir its own version prepared, with PFS verified.
     assert_eq!(v["11.4"]["pfs"]["enabled"], true);

@@ -20,16 +20,19 @@ pub struct FetchArgs {
     /// Release, e.g. 11.4.5 (mariadb), 8.0.15 (mysql) or 17.2.0 (postgres)
     #[arg(value_name = "VERSION", required_unless_present = "list")]
     release: Option<String>,
-    /// Print the releases psbench knows how to fetch, per engine, and which are cached
-    #[arg(long, conflicts_with_all = ["product", "release"])]
+    /// Print every release psbench can fetch (of ENGINE, or of every engine): its channel,
+    /// whether it is cached and whether it runs here
+    #[arg(long, conflicts_with = "release")]
     list: bool,
 }
 
 /// `psbench fetch mysql 8.0.15`: fetch and unpack a release, check it runs, print its basedir.
-/// `psbench fetch --list`: what can be fetched.
+/// `psbench fetch --list [ENGINE]`: what can be fetched, and whether it runs here.
 pub fn command(a: FetchArgs) -> Result<()> {
     if a.list {
-        print!("{}", list());
+        let engine = a.product.and_then(|p| p.to_possible_value());
+        let list = engines::catalogue::list(engine.as_ref().map(|v| v.get_name()), &cache_dir())?;
+        print!("{list}");
         return Ok(());
     }
     let (Some(product), Some(release)) = (a.product, a.release) else {
@@ -45,27 +48,4 @@ pub fn command(a: FetchArgs) -> Result<()> {
     eprintln!("{} runs: {}", engines::label(&bin), bin.version);
     println!("{}", dir.display());
     Ok(())
-}
-
-/// One line per release: the name a study writes, where it comes from, whether it is cached.
-fn list() -> String {
-    let cache = cache_dir();
-    let mut out = String::new();
-    for r in engines::releases::known() {
-        let a = r.artifact().expect("known releases have a jar");
-        let state = if engines::fetch::cached(&r, &cache) {
-            "cached"
-        } else {
-            "not fetched"
-        };
-        out += &format!("{:<16} {:<58} {state}\n", r.name(), a.coordinates());
-    }
-    out += &format!(
-        "Other MariaDB releases that {} publishes are tried as asked (`psbench fetch mariadb X.Y.Z`), \
-         and other PostgreSQL releases that {} publishes (`psbench fetch postgres X.Y.0`); cache: {}\n",
-        engines::releases::MARIADB_JARS,
-        engines::releases::POSTGRES_JARS,
-        cache.display()
-    );
-    out
 }

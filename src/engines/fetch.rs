@@ -36,8 +36,18 @@ pub fn cached(r: &Release, cache: &Path) -> bool {
 /// missing, verified to run and to be the release asked for.
 pub fn release(name: &str, cache: &Path, log: &mut dyn std::io::Write) -> Result<PathBuf> {
     let r = Release::parse(name)?;
-    let dir = basedir(&r, cache);
-    if !cached(&r, cache) {
+    let outcome = fetch_and_check(&r, cache, log);
+    // Whether it runs here, for `fetch --list`: known once its tree is unpacked (a release
+    // that could not be fetched says nothing about this host).
+    if cached(&r, cache) {
+        super::runs_here::remember(cache, &r, &outcome);
+    }
+    outcome
+}
+
+fn fetch_and_check(r: &Release, cache: &Path, log: &mut dyn std::io::Write) -> Result<PathBuf> {
+    let dir = basedir(r, cache);
+    if !cached(r, cache) {
         let artifact = r
             .artifact()
             .expect("Release::parse keeps only fetchable releases");

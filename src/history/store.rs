@@ -3,10 +3,15 @@
 //! once however often it is imported.
 
 use super::series::{self, Metric, Point, SeriesKey};
+use crate::error::usage;
 use crate::results::StudyResults;
 use anyhow::{Context, Result};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::Path;
+
+/// The layout of the tables below, kept in SQLite's `user_version`: a history of another
+/// layout is refused, never rewritten.
+const SCHEMA_VERSION: i64 = 1;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS documents (
@@ -93,8 +98,33 @@ impl History {
         }
         let db = Connection::open(path)
             .with_context(|| format!("opening the results history {}", path.display()))?;
-        db.execute_batch(SCHEMA)
-            .with_context(|| format!("{} is not a psbench results history", path.display()))?;
+        let refuse = |why: String| usage(format!("{}: {why}", path.display()));
+        // A file that is not a database fails here, before anything is written to it.
+        let version: i64 = db
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| refuse(format!("not a psbench results history ({e})")))?;
+        let tables: i64 = db.query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+            [],
+            |r| r.get(0),
+        )?;
+        match version {
+            SCHEMA_VERSION => {}
+            0 if tables == 0 => {
+                db.execute_batch(SCHEMA)?;
+                db.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+            }
+            0 => {
+                return Err(refuse(
+                    "an SQLite database of something else, not a psbench results history".into(),
+                ))
+            }
+            other => {
+                return Err(refuse(format!(
+                    "a results history of schema version {other}, which this psbench (version {SCHEMA_VERSION}) cannot read"
+                )))
+            }
+        }
         Ok(History { db })
     }
 

@@ -28,6 +28,7 @@ fn threads(t: u32) -> String {
 /// Every finding, cost first, then throughput; empty when there is nothing to say.
 pub fn findings(s: &Subject) -> Vec<String> {
     let mut out = super::variant_lines::lines(s);
+    out.extend(super::sweep_table::findings(s));
     out.extend(cost_findings(&cost_table::rows(s)));
     out.extend(throughput_findings(s));
     out.extend(super::relative_cpu::findings(s));

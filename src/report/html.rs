@@ -4,7 +4,7 @@
 use super::charts::{self, Chart};
 use super::grid::{escape, num, num_like, Kind, Table, Tone, Value, FLAG};
 use super::subject::Subject;
-use super::{cost_chart, provenance, rounds_table, sections};
+use super::{cost_chart, provenance, rounds_table, sections, sweep_chart};
 use anyhow::Result;
 use std::fmt::Write;
 
@@ -228,6 +228,15 @@ pub fn render(s: &Subject) -> Result<String> {
                     h,
                     "<figure class=\"chart cost\" data-kind=\"cost-ratio\" data-series=\"{bars}\">{svg}<figcaption>{}: each variant's instructions divided by the base's; the dashed line is 1.0.</figcaption></figure>",
                     escape(&step)
+                );
+            }
+        }
+        if t.id == "sweep" {
+            for (title, points, svg) in sweep_chart::charts(s) {
+                let _ = writeln!(
+                    h,
+                    "<figure class=\"chart sweep\" data-kind=\"sweep\" data-series=\"{points}\">{svg}<figcaption>{}: each release's instructions with the range of its repeats; a dashed line marks a change of level.</figcaption></figure>",
+                    escape(&title)
                 );
             }
         }

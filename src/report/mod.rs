@@ -27,6 +27,8 @@ pub mod saturation;
 pub mod sections;
 pub mod slice_table;
 pub mod subject;
+pub mod sweep_chart;
+pub mod sweep_table;
 pub mod tables;
 pub mod ticks;
 pub mod variant_lines;

@@ -50,6 +50,33 @@ pub enum Origin {
     },
 }
 
+impl Origin {
+    /// Where a server came from, without its release: what a series of the results history
+    /// and a sweep keep constant. The system's package by name, who built a fetched release,
+    /// a source build's flag set and compiler, a tree's path.
+    pub fn channel(&self) -> String {
+        match self {
+            Origin::System { package: Some(p) } => {
+                format!("system package {}", p.split(' ').next().unwrap_or(p))
+            }
+            Origin::System { package: None } => "system".into(),
+            // "Maven Central GROUP:ARTIFACT:VERSION (BUILDER)": the builder, not the jar, which
+            // differs between MySQL 5.7's and 8.0's test-support artifacts.
+            Origin::Release { channel, .. } => format!(
+                "fetched: {}",
+                channel
+                    .split_once(" (")
+                    .map(|(_, builder)| builder.strip_suffix(')').unwrap_or(builder))
+                    .unwrap_or(channel)
+            ),
+            Origin::Basedir { path } => format!("tree at {path}"),
+            Origin::Build {
+                flags, compiler, ..
+            } => format!("built from source: flag set {flags}, {compiler}"),
+        }
+    }
+}
+
 /// One server build's identity.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ServerBuild {

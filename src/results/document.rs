@@ -322,6 +322,17 @@ pub struct CostResult {
     ir: Option<[u64; 2]>,
 }
 
+impl CostResult {
+    /// The lowest and highest of its count and its repeated estimates: how far it repeats.
+    pub fn repeat_range(&self) -> (f64, f64) {
+        self.estimates
+            .iter()
+            .fold((self.ir_per_txn, self.ir_per_txn), |(lo, hi), e| {
+                (lo.min(*e), hi.max(*e))
+            })
+    }
+}
+
 /// The unit of work a cost result divides its instructions by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -407,9 +418,28 @@ impl CostResult {
     }
 }
 
+/// The key of `variants` under which a variant's server run under callgrind is recorded.
+pub fn cost_provenance_key(name: &str) -> String {
+    format!("{name} [cost]")
+}
+
 impl StudyResults {
     pub fn cell(&self, key: &CellKey) -> Option<&CellResult> {
         self.cells.iter().find(|c| &c.key == key)
+    }
+
+    /// What variant `name`'s throughput server ran, else its cost-mode server.
+    pub fn provenance(&self, name: &str) -> Option<&VariantProvenance> {
+        self.variants
+            .get(name)
+            .or_else(|| self.variants.get(&cost_provenance_key(name)))
+    }
+
+    /// What variant `name`'s cost-mode server ran, else its throughput server.
+    pub fn cost_provenance(&self, name: &str) -> Option<&VariantProvenance> {
+        self.variants
+            .get(&cost_provenance_key(name))
+            .or_else(|| self.variants.get(name))
     }
 
     pub fn cost_for(&self, variant: &str, step: &str) -> Option<&CostResult> {

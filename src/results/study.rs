@@ -332,6 +332,21 @@ pub struct Variant {
     /// Measured only under `--full` (builds too long or too many for the default run).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub full_only: bool,
+    /// A sweep: this variant once per release (`"postgres:15.8.0..17.2.0"`, `"postgres:*"`,
+    /// or a list of release names), expanded when the study is read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versions: Option<VersionSweep>,
+    /// The sweep a variant was expanded from (its template's name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<String>,
+}
+
+/// The releases a sweep runs: a range or every release of an engine's channel, or a list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum VersionSweep {
+    Range(String),
+    List(Vec<String>),
 }
 
 /// A variant's `build = { source = "debian:mariadb", flags = "no_pfs" }`.

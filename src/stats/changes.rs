@@ -238,6 +238,42 @@ mod tests {
     }
 
     #[test]
+    fn two_steps_up_and_down_are_both_found_and_a_spike_is_not() {
+        let mut rng = SmallRng::seed_from_u64(42);
+        let mut x = normal(&mut rng, 25, 1000.0, 0.03);
+        x.extend(normal(&mut rng, 25, 1150.0, 0.03));
+        x.extend(normal(&mut rng, 25, 950.0, 0.03));
+        let found = noisy(&x, &Options::NOISY);
+        let near = |at: usize| found.iter().find(|c| c.index.abs_diff(at) <= 2);
+        let (up, down) = (near(25).unwrap(), near(50).unwrap());
+        assert!(up.magnitude > 0.1 && down.magnitude < -0.1, "{found:?}");
+        // As Otava's, the p-value is not corrected for the search over positions: between the
+        // two steps this seed also shows a -3.5% change at point 37 (p = 6e-4). A minimum
+        // magnitude of 5% leaves only the two steps.
+        assert_eq!(found.len(), 3, "{found:?}");
+        let five = Options {
+            min_magnitude: 0.05,
+            ..Options::NOISY
+        };
+        assert_eq!(noisy(&x, &five).len(), 2);
+        // One point at +30% in 60: shorter than the minimum segment, no change.
+        let mut spike = normal(&mut rng, 60, 1000.0, 0.03);
+        spike[30] *= 1.3;
+        assert!(noisy(&spike, &Options::NOISY).is_empty());
+    }
+
+    #[test]
+    fn a_count_with_jitter_changes_only_at_its_step() {
+        let mut rng = SmallRng::seed_from_u64(9);
+        let mut v = normal(&mut rng, 12, 40_000.0, 0.001);
+        v.extend(normal(&mut rng, 12, 40_800.0, 0.001));
+        let found = precise(&counts(&v), &Options::PRECISE);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].index, 12);
+        assert!((found[0].magnitude - 0.02).abs() < 0.002, "{found:?}");
+    }
+
+    #[test]
     fn a_minimum_magnitude_drops_small_changes() {
         let mut rng = SmallRng::seed_from_u64(7);
         let mut x = normal(&mut rng, 40, 1000.0, 0.002);

@@ -69,7 +69,11 @@ pub(super) fn run_cost(
         // Wall time per result, the server's start counted in its variant's first step.
         let mut began = Instant::now();
         let (sb, prov) = variant::start(&launch)?;
-        record(res, format!("{} [cost]", v.name), prov);
+        record(
+            res,
+            crate::results::document::cost_provenance_key(&v.name),
+            prov,
+        );
         let target = cost::Target {
             pid: sb.pid().context("server not running")?,
             endpoint: sb.admin_endpoint().with_database(Some(dataset::DATABASE)),

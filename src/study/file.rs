@@ -13,7 +13,7 @@ use anyhow::Result;
 
 /// A study file's text → a checked study. `origin` names the file in messages.
 pub fn parse(text: &str, origin: &str) -> Result<Study> {
-    let study: Study = toml::from_str(text).map_err(|e| {
+    let mut study: Study = toml::from_str(text).map_err(|e| {
         let place = e
             .span()
             .map(|s| {
@@ -26,6 +26,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Study> {
             e.message().trim().replace('\n', " ")
         ))
     })?;
+    super::sweep::expand(&mut study, origin, &crate::engines::catalogue::releases)?;
     study.check(origin)?;
     Ok(study)
 }

@@ -19,6 +19,7 @@ pub mod runner;
 mod selections;
 pub mod shard;
 mod slices;
+mod sweep;
 mod throughput;
 pub mod variant;
 pub mod work;

@@ -1,0 +1,193 @@
+//! A sweep: one variant template measured on many releases (docs/study-file.md#sweeps). When
+//! the study is read, a variant with `versions` becomes one variant per release, named
+//! `TEMPLATE-VERSION` and in release order, each fetching its release; a `base` naming the
+//! template means its oldest release.
+
+use crate::error::usage;
+use crate::results::study::{Study, VersionSweep};
+use anyhow::Result;
+
+/// The releases an engine's channel offers, in release order (`17.2.0`).
+pub type Releases<'a> = &'a dyn Fn(&str) -> Result<Vec<String>>;
+
+/// Expand every sweep of `study` (read from `origin`) over the releases `releases` lists.
+pub fn expand(study: &mut Study, origin: &str, releases: Releases) -> Result<()> {
+    if study.variants.iter().all(|v| v.versions.is_none()) {
+        return Ok(());
+    }
+    let mut expanded = Vec::new();
+    for v in std::mem::take(&mut study.variants) {
+        let Some(spec) = v.versions.clone() else {
+            expanded.push(v);
+            continue;
+        };
+        let bad = |what: String| usage(format!("{origin}: variant '{}': {what}", v.name));
+        if v.version.is_some() || v.basedir.is_some() || v.build.is_some() {
+            return Err(bad(
+                "versions names the releases itself: not with version, basedir or build".into(),
+            ));
+        }
+        let names = resolve(&spec, releases).map_err(|e| bad(crate::error::one_line(&e)))?;
+        if study.base.as_deref() == Some(v.name.as_str()) {
+            study.base = names
+                .first()
+                .map(|(_, version)| format!("{}-{version}", v.name));
+        }
+        for (release, version) in names {
+            let mut one = v.clone();
+            one.name = format!("{}-{version}", v.name);
+            one.version = Some(release);
+            one.versions = None;
+            one.sweep = Some(v.name.clone());
+            expanded.push(one);
+        }
+    }
+    study.variants = expanded;
+    Ok(())
+}
+
+/// The (release name, version) pairs `spec` means, in release order.
+fn resolve(spec: &VersionSweep, releases: Releases) -> Result<Vec<(String, String)>> {
+    let pairs = match spec {
+        VersionSweep::List(list) => {
+            let mut out = Vec::new();
+            for name in list {
+                let (engine, version) = name.split_once('-').ok_or_else(|| {
+                    usage(format!(
+                        "versions: '{name}' is not a release like postgres-17.2.0"
+                    ))
+                })?;
+                let offered = releases(engine)?;
+                if !offered.iter().any(|v| v == version) {
+                    return Err(usage(format!(
+                        "versions: {name} is not a release psbench can fetch (`psbench fetch --list {engine}`)"
+                    )));
+                }
+                out.push((name.clone(), version.to_string()));
+            }
+            out.sort_by_key(|(_, v)| numeric(v));
+            out
+        }
+        VersionSweep::Range(text) => {
+            let (engine, range) = text.split_once(':').ok_or_else(|| {
+                usage(format!(
+                    "versions = \"{text}\": write ENGINE:FROM..TO (postgres:15.8.0..17.2.0), ENGINE:* or a list"
+                ))
+            })?;
+            let (from, to) = match range {
+                "*" => (Vec::new(), vec![u64::MAX]),
+                _ => {
+                    let (a, b) = range.split_once("..").ok_or_else(|| {
+                        usage(format!("versions = \"{text}\": a range is FROM..TO"))
+                    })?;
+                    (numeric(a), numeric(b))
+                }
+            };
+            let all = releases(engine)?;
+            let inside: Vec<(String, String)> = all
+                .into_iter()
+                .filter(|v| numeric(v) >= from && numeric(v) <= to)
+                .map(|v| (format!("{engine}-{v}"), v))
+                .collect();
+            if inside.is_empty() {
+                return Err(usage(format!(
+                    "versions = \"{text}\" holds no release psbench can fetch (`psbench fetch --list {engine}`)"
+                )));
+            }
+            inside
+        }
+    };
+    Ok(pairs)
+}
+
+/// `15.8.0` as numbers, for release order; `17.2` sorts before `17.2.0`.
+fn numeric(v: &str) -> Vec<u64> {
+    v.split('.').map(|p| p.parse().unwrap_or(0)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn offered(engine: &str) -> Result<Vec<String>> {
+        match engine {
+            "postgres" => Ok(["14.10.0", "15.8.0", "15.10.0", "16.4.0", "17.2.0"]
+                .map(String::from)
+                .to_vec()),
+            _ => Err(usage(format!("no releases of {engine} here"))),
+        }
+    }
+
+    fn study(variants: &str) -> Study {
+        let text =
+            format!("name = \"s\"\n{variants}\n[[workload]]\nworkload = \"pgbench_select_only\"\n");
+        toml::from_str(&text).unwrap()
+    }
+
+    #[test]
+    fn a_range_becomes_one_variant_per_release_in_order() {
+        let mut s = study(
+            "base = \"pg\"\n[[variant]]\nname = \"pg\"\nscenario = \"none\"\nversions = \"postgres:15.0..16.9\"",
+        );
+        expand(&mut s, "s.toml", &offered).unwrap();
+        let names: Vec<&str> = s.variants.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["pg-15.8.0", "pg-15.10.0", "pg-16.4.0"]);
+        assert_eq!(s.variants[1].version.as_deref(), Some("postgres-15.10.0"));
+        assert_eq!(s.variants[1].scenario.as_deref(), Some("none"));
+        assert_eq!(s.variants[1].sweep.as_deref(), Some("pg"));
+        assert_eq!(s.base.as_deref(), Some("pg-15.8.0"));
+        // Every release of the channel.
+        let mut all = study("[[variant]]\nname = \"pg\"\nversions = \"postgres:*\"");
+        expand(&mut all, "s.toml", &offered).unwrap();
+        assert_eq!(all.variants.len(), 5);
+    }
+
+    #[test]
+    fn a_list_is_checked_against_the_channel_and_sorted() {
+        let mut s = study(
+            "[[variant]]\nname = \"pg\"\nversions = [\"postgres-17.2.0\", \"postgres-14.10.0\"]",
+        );
+        expand(&mut s, "s.toml", &offered).unwrap();
+        let names: Vec<&str> = s.variants.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["pg-14.10.0", "pg-17.2.0"]);
+    }
+
+    #[test]
+    fn mistakes_are_one_line_usage_errors() {
+        for (variants, says) in [
+            (
+                "versions = \"postgres:18.0..18.9\"",
+                "holds no release psbench can fetch",
+            ),
+            (
+                "versions = [\"postgres-15.9.0\"]",
+                "postgres-15.9.0 is not a release psbench can fetch",
+            ),
+            ("versions = \"postgres\"", "write ENGINE:FROM..TO"),
+            (
+                "versions = \"cassandra:*\"",
+                "no releases of cassandra here",
+            ),
+            (
+                "versions = \"postgres:*\"\nversion = \"postgres-17.2.0\"",
+                "not with version",
+            ),
+        ] {
+            let mut s = study(&format!("[[variant]]\nname = \"pg\"\n{variants}"));
+            let e = expand(&mut s, "s.toml", &offered).unwrap_err();
+            assert!(crate::error::is_usage(&e), "{e}");
+            let line = crate::error::one_line(&e);
+            assert!(
+                line.starts_with("s.toml: variant 'pg': ") && line.contains(says),
+                "{line}"
+            );
+        }
+        // A study without a sweep is left as it was, whatever the channel.
+        let mut plain = study("[[variant]]\nname = \"a\"");
+        expand(&mut plain, "s.toml", &|_| {
+            unreachable!("no sweep, no channel read")
+        })
+        .unwrap();
+        assert_eq!(plain.variants.len(), 1);
+    }
+}
