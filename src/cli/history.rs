@@ -1,5 +1,6 @@
 //! `psbench history`: the results history's series, one series' points and changes, its
-//! export, `import`, `check` for CI and `accept` (docs/history.md).
+//! export, `import`, `check` for CI, `accept`, and the change points of a series from a file
+//! (docs/history.md).
 
 use crate::history::{analysis::Options, commands};
 use anyhow::Result;
@@ -32,6 +33,16 @@ enum HistoryCmd {
         /// Smallest regression called, in percent [default: 1 for instruction counts, 5 otherwise]
         #[arg(long, value_name = "PCT")]
         threshold: Option<f64>,
+        #[command(flatten)]
+        changes: ChangeArgs,
+    },
+    /// The change points of any series: a CSV file with a value column (and low, high for
+    /// counts), one row per point in order; one CSV line per change
+    Changes {
+        file: PathBuf,
+        /// The series is instruction counts: the rule for counts instead of E-Divisive means
+        #[arg(long)]
+        counts: bool,
         #[command(flatten)]
         changes: ChangeArgs,
     },
@@ -100,6 +111,14 @@ pub fn command(a: HistoryArgs, history: &Path) -> Result<()> {
                 );
             }
         }
+        Some(HistoryCmd::Changes {
+            file,
+            counts,
+            changes,
+        }) => print!(
+            "{}",
+            crate::history::file_series::changes_of_file(&file, counts, &changes.options(None))?
+        ),
         Some(HistoryCmd::Accept {
             series,
             point,

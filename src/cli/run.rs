@@ -45,6 +45,11 @@ pub struct RunArgs {
     /// default the first round): flame graphs and per-transaction differentials in profiles/
     #[arg(long)]
     profile: bool,
+    /// Locate each change a sweep's counts show: measure the releases between its two sides
+    /// by bisection until the first release carrying it is found (with --resume: on a study
+    /// already run)
+    #[arg(long)]
+    locate: bool,
     /// Results directory [default: psbench-out/STUDY-TIMESTAMP]
     #[arg(long)]
     out: Option<PathBuf>,
@@ -88,6 +93,11 @@ pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()>
             (study, origin, out, false)
         }
     };
+    let mut study = study;
+    if a.locate {
+        study.locate = true;
+        crate::study::file::check_locate(&study, &origin)?;
+    }
     let shard = match &a.shard {
         Some(spec) => {
             let s = shard::parse(spec, a.cost_on_every_shard, &|k| std::env::var(k).ok())?;

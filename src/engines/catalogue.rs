@@ -5,6 +5,7 @@
 
 use super::releases::{self, Release};
 use super::runs_here::{runs_here, RunsHere};
+use crate::results::release_order::{numbers, order};
 use crate::results::Flavour;
 use anyhow::Result;
 use std::path::Path;
@@ -67,9 +68,37 @@ pub fn releases(engine: &str) -> Result<Vec<String>> {
     if let Some(c) = channel {
         versions.extend(published(c)?);
     }
-    versions.sort_by_key(|v| numeric(v));
+    versions.sort_by(|a, b| order(a, b));
     versions.dedup();
     Ok(versions)
+}
+
+/// The releases psbench can fetch strictly between releases `lo` and `hi` (names like
+/// `postgres-15.1.0`), in release order, of `hi`'s release line only: between 15.19 and
+/// 16.4 that is 16.0 to 16.3, since 15.19 came out after 16.0 and a change new in 16 is
+/// first carried by a 16 release. Bisection measures these to locate a change.
+pub fn between(lo: &str, hi: &str) -> Result<Vec<String>> {
+    let (lo, hi) = (Release::parse(lo)?, Release::parse(hi)?);
+    let line = |v: &str| {
+        let n = numbers(v);
+        // PostgreSQL numbers its major releases with one number from 10 on, two before.
+        let k = if hi.flavour == Flavour::Postgres && n.first().is_some_and(|m| *m >= 10) {
+            1
+        } else {
+            2
+        };
+        n.into_iter().take(k).collect::<Vec<_>>()
+    };
+    let engine = hi.engine();
+    Ok(releases(engine)?
+        .into_iter()
+        .filter(|v| {
+            order(v, &lo.version).is_gt()
+                && order(v, &hi.version).is_lt()
+                && line(v) == line(&hi.version)
+        })
+        .map(|v| format!("{engine}-{v}"))
+        .collect())
 }
 
 /// The releases of engine `engine` (`mariadb`, `mysql`, `postgres`, or every engine), one
@@ -134,10 +163,6 @@ fn line(r: &Release, cache: &Path) -> String {
         r.name(),
         coordinates
     )
-}
-
-fn numeric(v: &str) -> Vec<u64> {
-    v.split('.').map(|p| p.parse().unwrap_or(0)).collect()
 }
 
 #[cfg(test)]

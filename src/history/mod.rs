@@ -5,6 +5,7 @@
 
 pub mod analysis;
 pub mod commands;
+pub mod file_series;
 pub mod series;
 pub mod store;
 pub mod text;

@@ -255,7 +255,9 @@ impl History {
             a.point
                 .date_unix
                 .cmp(&b.point.date_unix)
-                .then_with(|| release_order(&a.point.release, &b.point.release))
+                .then_with(|| {
+                    crate::results::release_order::order(&a.point.release, &b.point.release)
+                })
                 .then(a.id.cmp(&b.id))
         });
         Ok(points)
@@ -315,33 +317,9 @@ fn series_id(tx: &rusqlite::Transaction, key: &SeriesKey) -> Result<(i64, bool)>
     Ok((tx.last_insert_rowid(), true))
 }
 
-/// Releases in numeric order (`10.11.9` before `10.11.18`); text where not numeric.
-pub fn release_order(a: &str, b: &str) -> std::cmp::Ordering {
-    let nums = |s: &str| -> Vec<u64> {
-        s.split(|c: char| !c.is_ascii_digit())
-            .take_while(|p| !p.is_empty())
-            .map(|p| p.parse().unwrap_or(0))
-            .collect()
-    };
-    nums(a).cmp(&nums(b)).then_with(|| a.cmp(b))
-}
-
 fn now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::release_order;
-    use std::cmp::Ordering::Less;
-
-    #[test]
-    fn releases_sort_by_number() {
-        assert_eq!(release_order("10.11.9-MariaDB", "10.11.18-MariaDB"), Less);
-        assert_eq!(release_order("15.3", "15.10"), Less);
-        assert_eq!(release_order("9.6", "10.0"), Less);
-    }
 }

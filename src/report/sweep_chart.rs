@@ -4,7 +4,7 @@
 
 use super::grid::escape;
 use super::subject::Subject;
-use super::sweep_table::{sweeps, SweepStep};
+use crate::stats::sweep::{sweeps, SweepStep};
 use std::fmt::Write;
 
 const WIDTH: f64 = 640.0;

@@ -1,76 +1,10 @@
 //! A sweep's releases side by side (docs/study-file.md#sweeps): per step, each release's
 //! instructions per unit of work with the step from the release before it, and where the
-//! counts changed by the history's rule for counts (at least 1% from the level since the last
-//! change, and clear of those releases' repeats).
+//! counts changed (stats::sweep).
 
 use super::grid::{column, label, Kind, Table, Value};
 use super::subject::Subject;
-use crate::results::{CostResult, StudyResults};
-use crate::stats::changes::{precise, Change, Observation, Options};
-
-/// One sweep's counts on one step, in release order.
-pub struct SweepStep<'a> {
-    pub sweep: String,
-    pub step: String,
-    pub unit: &'static str,
-    /// Each release's variant and its count.
-    pub points: Vec<(&'a str, &'a CostResult)>,
-    pub changes: Vec<Change>,
-}
-
-/// Each sweep's template name with its variants, in release order.
-fn templates(res: &StudyResults) -> Vec<(&str, Vec<&str>)> {
-    let mut out: Vec<(&str, Vec<&str>)> = Vec::new();
-    for v in &res.study.variants {
-        let Some(t) = v.sweep.as_deref() else {
-            continue;
-        };
-        match out.iter_mut().find(|(name, _)| *name == t) {
-            Some((_, members)) => members.push(&v.name),
-            None => out.push((t, vec![&v.name])),
-        }
-    }
-    out
-}
-
-/// Every sweep's steps with their changes.
-pub fn sweeps(res: &StudyResults) -> Vec<SweepStep<'_>> {
-    let mut out = Vec::new();
-    for (t, members) in templates(res) {
-        for step in super::cost_table::steps(res) {
-            let points: Vec<(&str, &CostResult)> = members
-                .iter()
-                .filter_map(|m| {
-                    res.cost_for(m, &step)
-                        .filter(|c| c.ok && !c.unstable)
-                        .map(|c| (*m, c))
-                })
-                .collect();
-            let Some((_, first)) = points.first() else {
-                continue;
-            };
-            let obs: Vec<Observation> = points.iter().map(|(_, c)| observation(c)).collect();
-            out.push(SweepStep {
-                sweep: t.to_string(),
-                step: step.clone(),
-                unit: first.unit.name(),
-                changes: precise(&obs, &Options::PRECISE),
-                points,
-            });
-        }
-    }
-    out
-}
-
-/// A count with the range of its repeated estimates.
-fn observation(c: &CostResult) -> Observation {
-    let (low, high) = c.repeat_range();
-    Observation {
-        value: c.ir_per_txn,
-        low,
-        high,
-    }
-}
+use crate::stats::sweep::{sweeps, templates};
 
 /// The table; none for a study without a sweep.
 pub fn table(s: &Subject) -> Option<Table> {
@@ -86,7 +20,11 @@ pub fn table(s: &Subject) -> Option<Table> {
             rows.push(vec![
                 Value::Text(sw.sweep.clone()),
                 Value::Text(sw.step.clone()),
-                Value::Text(variant.to_string()),
+                Value::Text(if located(&s.results, variant) {
+                    format!("{variant} (located)")
+                } else {
+                    variant.to_string()
+                }),
                 Value::Text(sw.unit.to_string()),
                 Value::Number(c.ir_per_txn),
                 prev.map_or(Value::Text(String::new()), |p| {
@@ -103,7 +41,7 @@ pub fn table(s: &Subject) -> Option<Table> {
     Some(Table {
         id: "sweep".into(),
         title: "Release sweep: instructions per release".into(),
-        note: "Each release of a sweep in release order, its instructions per unit of work (cost mode) and the ratio to the release before it. \"change\" marks the first release of a new level: at least 1% from the mean since the last change and outside every earlier release's repeats (docs/history.md#change-points).".into(),
+        note: "Each release of a sweep in release order, its instructions per unit of work (cost mode) and the ratio to the release before it. \"change\" marks the first release of a new level: at least 1% from the mean since the last change and outside every earlier release's repeats (docs/history.md#change-points); \"(located)\" marks a release measured to locate a change (docs/study-file.md#locating-a-change).".into(),
         columns: vec![
             label("sweep"),
             label("step"),
@@ -117,6 +55,14 @@ pub fn table(s: &Subject) -> Option<Table> {
         legend: Vec::new(),
         when_empty: String::new(),
     })
+}
+
+/// A release bisection added to locate a change.
+fn located(res: &crate::results::StudyResults, variant: &str) -> bool {
+    res.study
+        .variants
+        .iter()
+        .any(|v| v.name == variant && v.located)
 }
 
 /// A finding per change: `pg select_only: +6.1% instructions per transaction between pg-15.2.0 and pg-15.3.0 (…)`.
@@ -142,9 +88,15 @@ pub fn findings(s: &Subject) -> Vec<String> {
         }
     }
     for sw in sweeps(&s.results) {
+        let located = res
+            .study
+            .variants
+            .iter()
+            .filter(|v| v.located && v.sweep.as_deref() == Some(sw.sweep.as_str()))
+            .count();
         for c in &sw.changes {
             let (before, after) = (sw.points[c.index - 1].0, sw.points[c.index].0);
-            out.push(format!(
+            let mut line = format!(
                 "{} {}: {:+.1}% instructions per {} between {before} and {after} ({:.0} before, {:.0} from {after} on).",
                 sw.sweep,
                 sw.step,
@@ -152,7 +104,14 @@ pub fn findings(s: &Subject) -> Vec<String> {
                 sw.unit,
                 c.mean_before,
                 c.mean_after,
-            ));
+            );
+            // Bisection ran until no release between a change's sides was left unmeasured.
+            if res.study.locate && res.finished_unix.is_some() {
+                line.push_str(&format!(
+                    " Located: {after} is the first release carrying it of those psbench can fetch and run here ({located} release(s) of the sweep measured by bisection)."
+                ));
+            }
+            out.push(line);
         }
     }
     out
@@ -161,6 +120,7 @@ pub fn findings(s: &Subject) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::StudyResults;
 
     #[test]
     fn a_sweep_shows_each_release_and_calls_its_steps() {
@@ -180,5 +140,16 @@ mod tests {
                 "ps read_only: +2.6% instructions per transaction between ps_off and default (2221320 before, 2278077 from default on).",
             ]
         );
+        // After bisection added `default` to locate the change, in a finished study.
+        let mut res = s.results.clone();
+        res.study.locate = true;
+        res.study.variants[1].located = true;
+        assert!(res.finished_unix.is_some());
+        let s = Subject::study(res, "x");
+        assert!(findings(&s)[0].ends_with(
+            "from default on). Located: default is the first release carrying it of those psbench can fetch and run here (1 release(s) of the sweep measured by bisection)."
+        ));
+        let t = table(&s).unwrap();
+        assert!(matches!(&t.rows[1][2], Value::Text(n) if n == "default (located)"));
     }
 }

@@ -74,6 +74,10 @@ pub struct Study {
     /// minutes (`psbench studies` prints it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_minutes: Option<f64>,
+    /// Locate each change a sweep's counts show between two releases by measuring the
+    /// releases between them, bisecting (docs/study-file.md#locating-a-change).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub locate: bool,
     /// Minutes its first run spends building servers from source (`build` variants), beyond
     /// `expected_minutes`; later runs find the builds in the cache.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -339,6 +343,9 @@ pub struct Variant {
     /// The sweep a variant was expanded from (its template's name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sweep: Option<String>,
+    /// A release of a sweep that bisection added to locate a change (cost mode only).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub located: bool,
 }
 
 /// The releases a sweep runs: a range or every release of an engine's channel, or a list.

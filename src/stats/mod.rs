@@ -7,6 +7,7 @@ pub mod compare;
 mod edivisive;
 pub mod steady;
 pub mod summary;
+pub mod sweep;
 mod welch;
 
 pub use compare::{paired, rounds_to_resolve, unpaired, Comparison, Verdict, MIN_ROUNDS};

@@ -38,6 +38,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "pg-versions",
         include_str!("../../studies/pg-versions.toml"),
     ),
+    ("pg-sweep", include_str!("../../studies/pg-sweep.toml")),
 ];
 
 /// The default of a bare `psbench run`.

@@ -129,3 +129,57 @@ pub fn prepared(
         load_s: started.elapsed().as_secs_f64(),
     })
 }
+/// The data of each of `variants`' binaries that `datadirs` lacks, prepared and recorded.
+pub(super) fn add_datadirs(
+    home: &Home,
+    study: &super::file::Study,
+    variants: &[&super::file::Variant],
+    res: &mut crate::results::StudyResults,
+    datadirs: &mut std::collections::BTreeMap<Option<PathBuf>, Prepared>,
+) -> Result<()> {
+    let data_opts = match study.sysbench_steps().first() {
+        Some(w) => study.workload_options(w)?,
+        None => study
+            .workload_options(&study.workloads[0])
+            .unwrap_or_default(),
+    };
+    for v in variants {
+        if !datadirs.contains_key(&v.basedir) {
+            let pgbench_scale = study
+                .workloads
+                .iter()
+                .any(|w| crate::workloads::pgbench::is_pgbench(&w.workload))
+                .then(|| study.pgbench_scale());
+            let d = prepared(
+                home,
+                v.basedir.as_deref(),
+                &data_opts,
+                pgbench_scale,
+                &mut std::io::stderr(),
+            )?;
+            record_dataset(res, &d, data_opts.tables, data_opts.table_size);
+            let note = super::regime::size_note(study, v.basedir.as_deref(), &d.server, d.bytes);
+            if let Some(n) = note.filter(|n| !res.notes.contains(n)) {
+                res.notes.push(n);
+            }
+            datadirs.insert(v.basedir.clone(), d);
+        }
+    }
+    Ok(())
+}
+
+/// The data a binary's variants start from, once per server (a resumed study keeps the
+/// first run's loading time and adds this one's).
+fn record_dataset(res: &mut crate::results::StudyResults, d: &Prepared, tables: u32, rows: u32) {
+    match res.datasets.iter_mut().find(|r| r.server == d.server) {
+        Some(r) => r.load_s += d.load_s,
+        None => res.datasets.push(crate::results::DatasetRecord {
+            server: d.server.clone(),
+            tables,
+            rows_per_table: rows,
+            bytes: d.bytes,
+            load_s: d.load_s,
+            warm_s: 0.0,
+        }),
+    }
+}

@@ -122,6 +122,9 @@ impl Study {
                 }
             }
         }
+        if self.locate {
+            check_locate(self, origin)?;
+        }
         self.check_selections()
             .map_err(|e| usage(format!("{origin}: {e}")))?;
         self.check_schedule()
@@ -350,6 +353,20 @@ impl Study {
 }
 
 /// Whether an optional list of names selects `label`: no list selects everything.
+/// Locating bisects a sweep's releases by their counts: it needs a sweep and cost mode.
+pub fn check_locate(study: &Study, origin: &str) -> Result<()> {
+    let sweep = study
+        .variants
+        .iter()
+        .any(|v| v.versions.is_some() || v.sweep.is_some());
+    if !sweep || study.mode == crate::results::study::Mode::Throughput {
+        return Err(usage(format!(
+            "{origin}: locate needs a sweep (a variant with versions) measured in cost mode"
+        )));
+    }
+    Ok(())
+}
+
 fn selects(names: &Option<Vec<String>>, label: &str) -> bool {
     names
         .as_ref()

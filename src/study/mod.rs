@@ -11,6 +11,7 @@ pub mod host_probe;
 pub mod ibench_cost;
 mod insert_benchmark;
 pub mod load;
+mod locate;
 pub mod overrides;
 pub mod placement;
 mod progress;

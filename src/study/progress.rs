@@ -33,6 +33,11 @@ impl Progress {
         }
     }
 
+    /// More steps than first counted (a release bisection chose to measure).
+    pub fn grow(&self, steps: u64) {
+        self.bar.inc_length(steps);
+    }
+
     pub fn done(&self) {
         self.bar.inc(1);
     }

@@ -5,7 +5,7 @@
 pub use super::context::Request;
 use super::context::RunContext;
 use super::progress::Progress;
-use super::{alternate, cost_runner, dataset, host_probe, throughput, work};
+use super::{alternate, cost_runner, dataset, host_probe, locate, throughput, work};
 use crate::results::document::{FORMAT, VERSION};
 use crate::results::study::Schedule;
 use crate::results::{Sharding, StudyResults};
@@ -76,6 +76,8 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
     crate::engines::from_source::check_countable(&super::work::cost_variants(&req.study))?;
     let mut res = document(&req)?;
     res.finished_unix = None;
+    // `--locate` on a resumed study asks for it after the fact.
+    res.study.locate |= req.study.locate;
     if req.study.mode == crate::results::study::Mode::Both {
         for v in &req.study.variants {
             if let Some(why) = crate::engines::from_source::uncountable(v) {
@@ -129,6 +131,9 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
     let client = super::placement::place_client(&study)?;
     if work::runs_cost(&res) {
         cost_runner::run_cost(&ctx, &work::cost_variants(&study), &mut res)?;
+        if res.study.locate {
+            locate::run(&ctx, &mut res)?;
+        }
     }
     match study.schedule {
         Schedule::Turns => throughput::run_throughput(&ctx, &turns, &mut res)?,
@@ -151,52 +156,10 @@ fn datadirs(
     study: &super::file::Study,
     res: &mut StudyResults,
 ) -> Result<BTreeMap<Option<PathBuf>, dataset::Prepared>> {
-    let data_opts = match study.sysbench_steps().first() {
-        Some(w) => study.workload_options(w)?,
-        None => study
-            .workload_options(&study.workloads[0])
-            .unwrap_or_default(),
-    };
     let mut datadirs = BTreeMap::new();
-    for v in &study.variants {
-        if !datadirs.contains_key(&v.basedir) {
-            let pgbench_scale = study
-                .workloads
-                .iter()
-                .any(|w| crate::workloads::pgbench::is_pgbench(&w.workload))
-                .then(|| study.pgbench_scale());
-            let d = dataset::prepared(
-                &req.home,
-                v.basedir.as_deref(),
-                &data_opts,
-                pgbench_scale,
-                &mut std::io::stderr(),
-            )?;
-            record_dataset(res, &d, data_opts.tables, data_opts.table_size);
-            let note = super::regime::size_note(study, v.basedir.as_deref(), &d.server, d.bytes);
-            if let Some(n) = note.filter(|n| !res.notes.contains(n)) {
-                res.notes.push(n);
-            }
-            datadirs.insert(v.basedir.clone(), d);
-        }
-    }
+    let all: Vec<&super::file::Variant> = study.variants.iter().collect();
+    dataset::add_datadirs(&req.home, study, &all, res, &mut datadirs)?;
     Ok(datadirs)
-}
-
-/// The data a binary's variants start from, once per server (a resumed study keeps the
-/// first run's loading time and adds this one's).
-fn record_dataset(res: &mut StudyResults, d: &dataset::Prepared, tables: u32, rows: u32) {
-    match res.datasets.iter_mut().find(|r| r.server == d.server) {
-        Some(r) => r.load_s += d.load_s,
-        None => res.datasets.push(crate::results::DatasetRecord {
-            server: d.server.clone(),
-            tables,
-            rows_per_table: rows,
-            bytes: d.bytes,
-            load_s: d.load_s,
-            warm_s: 0.0,
-        }),
-    }
 }
 
 /// Flame graphs and differentials of the profiled cells, and the frames that grew for the

@@ -4,6 +4,7 @@
 //! template means its oldest release.
 
 use crate::error::usage;
+use crate::results::release_order::{numbers, order};
 use crate::results::study::{Study, VersionSweep};
 use anyhow::Result;
 
@@ -65,7 +66,7 @@ fn resolve(spec: &VersionSweep, releases: Releases) -> Result<Vec<(String, Strin
                 }
                 out.push((name.clone(), version.to_string()));
             }
-            out.sort_by_key(|(_, v)| numeric(v));
+            out.sort_by(|(_, a), (_, b)| order(a, b));
             out
         }
         VersionSweep::Range(text) => {
@@ -80,13 +81,13 @@ fn resolve(spec: &VersionSweep, releases: Releases) -> Result<Vec<(String, Strin
                     let (a, b) = range.split_once("..").ok_or_else(|| {
                         usage(format!("versions = \"{text}\": a range is FROM..TO"))
                     })?;
-                    (numeric(a), numeric(b))
+                    (numbers(a), numbers(b))
                 }
             };
             let all = releases(engine)?;
             let inside: Vec<(String, String)> = all
                 .into_iter()
-                .filter(|v| numeric(v) >= from && numeric(v) <= to)
+                .filter(|v| numbers(v) >= from && numbers(v) <= to)
                 .map(|v| (format!("{engine}-{v}"), v))
                 .collect();
             if inside.is_empty() {
@@ -98,11 +99,6 @@ fn resolve(spec: &VersionSweep, releases: Releases) -> Result<Vec<(String, Strin
         }
     };
     Ok(pairs)
-}
-
-/// `15.8.0` as numbers, for release order; `17.2` sorts before `17.2.0`.
-fn numeric(v: &str) -> Vec<u64> {
-    v.split('.').map(|p| p.parse().unwrap_or(0)).collect()
 }
 
 #[cfg(test)]

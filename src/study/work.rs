@@ -20,13 +20,14 @@ pub fn throughput_variants(s: &Study) -> Vec<&Variant> {
     match s.mode {
         Mode::Cost => Vec::new(),
         Mode::Throughput => s.variants.iter().collect(),
+        // The releases bisection added are counted, not timed.
         Mode::Both => match &s.throughput_variants {
             Some(names) => s
                 .variants
                 .iter()
                 .filter(|v| names.contains(&v.name))
                 .collect(),
-            None => s.variants.iter().collect(),
+            None => s.variants.iter().filter(|v| !v.located).collect(),
         },
     }
 }
