@@ -253,3 +253,30 @@ fn a_mysql_release_psbench_has_no_jar_for_is_named_without_a_download() {
         "{out}"
     );
 }
+
+#[test]
+fn locating_without_a_sweep_and_a_series_file_that_is_not_one_are_one_line() {
+    let dir = common::tempdir().unwrap();
+    // The default study compares settings on one server: there is no release to bisect.
+    let o = psbench()
+        .env("PSBENCH_HOME", dir.path().join("home"))
+        .args(["run", "pfs-overhead", "--locate"])
+        .output()
+        .unwrap();
+    let err = one_line_usage_error(&o);
+    assert_eq!(
+        err.trim(),
+        "psbench: error: --locate: study pfs-overhead has no sweep (a variant with versions) measured in cost mode to locate changes in"
+    );
+    assert!(!dir.path().join("home").exists(), "nothing started");
+    let series = dir.path().join("series.csv");
+    std::fs::write(&series, "value\n100\nfast\n").unwrap();
+    let o = psbench()
+        .env("PSBENCH_HOME", dir.path().join("home"))
+        .args(["history", "changes"])
+        .arg(&series)
+        .output()
+        .unwrap();
+    let err = one_line_usage_error(&o);
+    assert!(err.contains("series.csv: row 2:"), "{err}");
+}

@@ -230,3 +230,40 @@ fn a_file_that_is_not_this_history_is_refused_in_one_line_and_left_as_it_was() {
     assert_eq!(String::from_utf8_lossy(&o.stderr).trim().lines().count(), 1);
     assert!(!home.path().join("history.sqlite").exists());
 }
+
+#[test]
+fn a_replayed_check_shows_the_regression_a_gate_would_have_caught_at_the_time() {
+    let home = tempfile::tempdir().unwrap();
+    let docs = tempfile::tempdir().unwrap();
+    let import = |dir: &Path| {
+        let o = run(home.path(), &["import", dir.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", text(&o));
+    };
+    import(Path::new(FIXTURE));
+    // A 5% step, then a point at the new level: the newest point is no regression against
+    // the level since the change, so the plain check passes.
+    import(&later_copy(docs.path(), 1, 1.05));
+    import(&later_copy(docs.path(), 2, 1.05));
+    let check = run(home.path(), &["check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check));
+    assert!(
+        !stdout(&check).contains("regression: series"),
+        "{}",
+        text(&check)
+    );
+    // Replayed, the point of the step is the regression a check run then would have failed.
+    let replay = run(home.path(), &["check", "--replay"]);
+    assert_eq!(replay.status.code(), Some(0), "{}", text(&replay));
+    let out = stdout(&replay);
+    let caught: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("at the time: regression: series"))
+        .collect();
+    assert!(!caught.is_empty(), "{out}");
+    assert!(
+        caught
+            .iter()
+            .all(|l| l.contains(" is +4.9% against ") || l.contains(" is +5.0% against ")),
+        "{out}"
+    );
+}

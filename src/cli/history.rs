@@ -33,6 +33,10 @@ enum HistoryCmd {
         /// Smallest regression called, in percent [default: 1 for instruction counts, 5 otherwise]
         #[arg(long, value_name = "PCT")]
         threshold: Option<f64>,
+        /// Also check each earlier point against the points before it, as a check run after
+        /// every point would have (the exit code still follows the newest points)
+        #[arg(long)]
+        replay: bool,
         #[command(flatten)]
         changes: ChangeArgs,
     },
@@ -101,8 +105,13 @@ pub fn command(a: HistoryArgs, history: &Path) -> Result<()> {
             let dirs: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
             print!("{}", commands::import(history, &dirs)?);
         }
-        Some(HistoryCmd::Check { threshold, changes }) => {
-            let (text, regressions) = commands::check(history, &changes.options(threshold))?;
+        Some(HistoryCmd::Check {
+            threshold,
+            replay,
+            changes,
+        }) => {
+            let (text, regressions) =
+                commands::check(history, &changes.options(threshold), replay)?;
             print!("{text}");
             if regressions > 0 {
                 anyhow::bail!(

@@ -96,7 +96,7 @@ pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()>
     let mut study = study;
     if a.locate {
         study.locate = true;
-        crate::study::file::check_locate(&study, &origin)?;
+        crate::study::file::check_locate(&study).map_err(|e| usage(format!("--locate: {e}")))?;
     }
     let shard = match &a.shard {
         Some(spec) => {

@@ -55,11 +55,23 @@ pub fn show(history: &Path, series: Option<i64>, csv: bool, o: &Options) -> Resu
 }
 
 /// The check of every series' newest point: the lines to print and the regressions found.
-pub fn check(history: &Path, o: &Options) -> Result<(String, usize)> {
+/// With `replay`, each earlier point is also checked against the points before it, as a gate
+/// run after each point would have; only the newest decides the regressions counted.
+pub fn check(history: &Path, o: &Options, replay: bool) -> Result<(String, usize)> {
     let h = History::open(history)?;
     let (mut out, mut checked, mut regressions, mut improvements) = (String::new(), 0, 0, 0);
     for s in h.series()? {
         let points = h.points(s.id)?;
+        if replay {
+            for k in 2..points.len() {
+                let earlier = &points[..k];
+                let line = analysis::check(&s.key, earlier, o)
+                    .and_then(|c| text::check_line(&s, earlier, &c));
+                if let Some(line) = line {
+                    out += &format!("at the time: {line}\n");
+                }
+            }
+        }
         let Some(c) = analysis::check(&s.key, &points, o) else {
             continue;
         };

@@ -27,9 +27,14 @@ fn threads(t: u32) -> String {
 
 /// Every finding, cost first, then throughput; empty when there is nothing to say.
 pub fn findings(s: &Subject) -> Vec<String> {
-    let mut out = super::variant_lines::lines(s);
-    out.extend(super::sweep_table::findings(s));
-    out.extend(cost_findings(&cost_table::rows(s)));
+    // A sweep's Findings lead: what changed between releases, and where.
+    let mut out = super::sweep_table::findings(s);
+    out.extend(super::variant_lines::lines(s));
+    let rows: Vec<CostRow> = cost_table::rows(s)
+        .into_iter()
+        .filter(|r| !super::variant_lines::swept(s, &r.variant))
+        .collect();
+    out.extend(cost_findings(&rows));
     out.extend(throughput_findings(s));
     out.extend(super::relative_cpu::findings(s));
     out.extend(super::io_regime::findings(&s.results));

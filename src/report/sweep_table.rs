@@ -114,6 +114,54 @@ pub fn findings(s: &Subject) -> Vec<String> {
             out.push(line);
         }
     }
+    out.extend(between_sweeps(res));
+    out
+}
+
+/// Two sweeps over the same releases (a setting off and on): the second against the first on
+/// each release, per step, so that a reader sees whether what the setting costs changed.
+fn between_sweeps(res: &crate::results::StudyResults) -> Vec<String> {
+    let all = templates(res);
+    let release = |name: &str| {
+        res.study
+            .variants
+            .iter()
+            .find(|v| v.name == name)
+            .and_then(|v| v.version.clone())
+    };
+    let mut out = Vec::new();
+    for (i, (base, base_members)) in all.iter().enumerate() {
+        for (new, new_members) in &all[i + 1..] {
+            for (step, unit) in crate::stats::sweep::sweeps(res)
+                .iter()
+                .filter(|sw| sw.sweep == *base)
+                .map(|sw| (sw.step.clone(), sw.unit))
+            {
+                let mut each = Vec::new();
+                for b in base_members {
+                    let Some(r) = release(b) else { continue };
+                    let n = new_members
+                        .iter()
+                        .find(|n| release(n).as_deref() == Some(&r));
+                    let count = |v: &str| {
+                        res.cost_for(v, &step)
+                            .filter(|c| c.ok && c.ir_per_txn > 0.0)
+                            .map(|c| c.ir_per_txn)
+                    };
+                    if let Some((x, y)) = n.and_then(|n| count(n)).zip(count(b)) {
+                        let version = r.split_once('-').map_or(r.as_str(), |(_, v)| v);
+                        each.push(format!("{:+.1}% on {version}", (x / y - 1.0) * 100.0));
+                    }
+                }
+                if each.len() >= 2 {
+                    out.push(format!(
+                        "{new} against {base} on the same release, instructions per {unit} ({step}): {}.",
+                        each.join(", ")
+                    ));
+                }
+            }
+        }
+    }
     out
 }
 

@@ -111,6 +111,15 @@ fn cost_clause(s: &Subject, p: &Pair, rows: &[CostRow], asked: bool) -> Option<S
 /// (point_select); server CPU per transaction +6.0% [+2.0%, +10.0%] (point_select,
 /// 2 threads); throughput not resolved here (…)". Pairs whose variants say what they mean
 /// come first, named in those words, their counts summed up by unit.
+/// A release of a sweep.
+pub fn swept(s: &Subject, variant: &str) -> bool {
+    s.results
+        .study
+        .variants
+        .iter()
+        .any(|v| v.name == variant && v.sweep.is_some())
+}
+
 pub fn lines(s: &Subject) -> Vec<String> {
     let threshold = s.threshold();
     let rows = cost_table::rows(s);
@@ -124,6 +133,10 @@ pub fn lines(s: &Subject) -> Vec<String> {
                 compare_cpu(s, p, st, t, Side::Server)
             }));
             let tps = most_telling(comparisons(s, |st, t| compare_tps(s, p, st, t)));
+            // A sweep's releases only counted have their steps in the sweep's own Findings.
+            if swept(s, &p.new) && cpu.is_none() && tps.is_none() {
+                return None;
+            }
             let parts: Vec<String> = [
                 cost_clause(s, p, &rows, label.is_some()),
                 clause("server CPU per transaction", cpu, threshold),

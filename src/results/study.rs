@@ -343,6 +343,10 @@ pub struct Variant {
     /// The sweep a variant was expanded from (its template's name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sweep: Option<String>,
+    /// A sweep whose releases come from more than one channel (builders, so compilers and
+    /// flags): allowed only when asked for.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub across_channels: bool,
     /// A release of a sweep that bisection added to locate a change (cost mode only).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub located: bool,

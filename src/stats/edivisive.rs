@@ -3,7 +3,7 @@
 //! between the two sides is largest, keep the split while a t test between its sides passes,
 //! and repeat on every segment. The final pruning is in changes.rs.
 
-use super::welch::welch;
+use super::ttest::student;
 
 /// The split of `x` (an index into it, the first point of the right side, each side at least
 /// `min_segment` long) where the divergence of the two sides is largest, with that divergence.
@@ -64,7 +64,7 @@ pub fn candidates(x: &[f64], min_segment: usize, max_p: f64) -> Vec<usize> {
         let Some((from, to, at, _)) = best else {
             break;
         };
-        let p = welch(&x[from..at], &x[at..to]).p;
+        let p = student(&x[from..at], &x[at..to]).p;
         // A NaN p-value (no spread to test) keeps no split either.
         if p.is_nan() || p > max_p {
             break;

@@ -8,7 +8,7 @@ mod edivisive;
 pub mod steady;
 pub mod summary;
 pub mod sweep;
-mod welch;
+mod ttest;
 
 pub use compare::{paired, rounds_to_resolve, unpaired, Comparison, Verdict, MIN_ROUNDS};
 pub use summary::{median, Summary};

@@ -123,7 +123,7 @@ impl Study {
             }
         }
         if self.locate {
-            check_locate(self, origin)?;
+            check_locate(self).map_err(|e| usage(format!("{origin}: locate: {e}")))?;
         }
         self.check_selections()
             .map_err(|e| usage(format!("{origin}: {e}")))?;
@@ -354,15 +354,16 @@ impl Study {
 
 /// Whether an optional list of names selects `label`: no list selects everything.
 /// Locating bisects a sweep's releases by their counts: it needs a sweep and cost mode.
-pub fn check_locate(study: &Study, origin: &str) -> Result<()> {
+pub fn check_locate(study: &Study) -> std::result::Result<(), String> {
     let sweep = study
         .variants
         .iter()
         .any(|v| v.versions.is_some() || v.sweep.is_some());
     if !sweep || study.mode == crate::results::study::Mode::Throughput {
-        return Err(usage(format!(
-            "{origin}: locate needs a sweep (a variant with versions) measured in cost mode"
-        )));
+        return Err(format!(
+            "study {} has no sweep (a variant with versions) measured in cost mode to locate changes in",
+            study.name
+        ));
     }
     Ok(())
 }

@@ -43,7 +43,11 @@ impl Progress {
     }
 
     pub fn note(&self, line: &str) {
-        self.bar.println(line);
+        if self.visible {
+            self.bar.println(line);
+        } else {
+            eprintln!("{line}");
+        }
     }
 
     /// Clears the bar; the notes stay.

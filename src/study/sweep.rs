@@ -29,6 +29,22 @@ pub fn expand(study: &mut Study, origin: &str, releases: Releases) -> Result<()>
             ));
         }
         let names = resolve(&spec, releases).map_err(|e| bad(crate::error::one_line(&e)))?;
+        let mut channels: Vec<&str> = Vec::new();
+        for (release, _) in &names {
+            let builder = crate::engines::releases::Release::parse(release)
+                .map_err(|e| bad(crate::error::one_line(&e)))?
+                .builder();
+            if !channels.contains(&builder) {
+                channels.push(builder);
+            }
+        }
+        if channels.len() > 1 && !v.across_channels {
+            return Err(bad(format!(
+                "versions spans {} channels ({}): compilers and flags differ as well as the release; add across_channels = true to sweep them anyway",
+                channels.len(),
+                channels.join("; ")
+            )));
+        }
         if study.base.as_deref() == Some(v.name.as_str()) {
             study.base = names
                 .first()
@@ -110,6 +126,7 @@ mod tests {
             "postgres" => Ok(["14.10.0", "15.8.0", "15.10.0", "16.4.0", "17.2.0"]
                 .map(String::from)
                 .to_vec()),
+            "mariadb" => Ok(vec!["11.4.5".to_string()]),
             _ => Err(usage(format!("no releases of {engine} here"))),
         }
     }
@@ -146,6 +163,12 @@ mod tests {
         expand(&mut s, "s.toml", &offered).unwrap();
         let names: Vec<&str> = s.variants.iter().map(|v| v.name.as_str()).collect();
         assert_eq!(names, ["pg-14.10.0", "pg-17.2.0"]);
+        // Releases of two builders, when asked for.
+        let mut mixed = study(
+            "[[variant]]\nname = \"m\"\nacross_channels = true\nversions = [\"postgres-17.2.0\", \"mariadb-11.4.5\"]",
+        );
+        expand(&mut mixed, "s.toml", &offered).unwrap();
+        assert_eq!(mixed.variants.len(), 2);
     }
 
     #[test]
@@ -167,6 +190,10 @@ mod tests {
             (
                 "versions = \"postgres:*\"\nversion = \"postgres-17.2.0\"",
                 "not with version",
+            ),
+            (
+                "versions = [\"postgres-17.2.0\", \"mariadb-11.4.5\"]",
+                "versions spans 2 channels",
             ),
         ] {
             let mut s = study(&format!("[[variant]]\nname = \"pg\"\n{variants}"));
