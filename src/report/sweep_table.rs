@@ -122,13 +122,7 @@ pub fn findings(s: &Subject) -> Vec<String> {
 /// each release, per step, so that a reader sees whether what the setting costs changed.
 fn between_sweeps(res: &crate::results::StudyResults) -> Vec<String> {
     let all = templates(res);
-    let release = |name: &str| {
-        res.study
-            .variants
-            .iter()
-            .find(|v| v.name == name)
-            .and_then(|v| v.version.clone())
-    };
+    let release = |name: &str| res.study.release_of(name).map(str::to_string);
     let mut out = Vec::new();
     for (i, (base, base_members)) in all.iter().enumerate() {
         for (new, new_members) in &all[i + 1..] {

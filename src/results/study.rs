@@ -453,6 +453,14 @@ fn server_options<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>,
 pub const INSERT_BENCHMARK: &str = "insert-benchmark";
 
 impl Study {
+    /// The release variant `name` runs (`postgres-17.2.0`), if it names one.
+    pub fn release_of(&self, name: &str) -> Option<&str> {
+        self.variants
+            .iter()
+            .find(|v| v.name == name)
+            .and_then(|v| v.version.as_deref())
+    }
+
     /// The variant every other is compared with: `base`, or the first.
     pub fn base_variant(&self) -> &str {
         self.base.as_deref().unwrap_or(&self.variants[0].name)

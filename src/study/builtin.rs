@@ -39,6 +39,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../studies/pg-versions.toml"),
     ),
     ("pg-sweep", include_str!("../../studies/pg-sweep.toml")),
+    (
+        "mysql-sweep",
+        include_str!("../../studies/mysql-sweep.toml"),
+    ),
 ];
 
 /// The default of a bare `psbench run`.

@@ -85,13 +85,7 @@ struct Probe {
 /// For the first change with releases between its two sides that are neither measured nor
 /// failed, the middle one, as a variant of its sweep (named as the sweep names its releases).
 fn next_probe(res: &StudyResults, between: Between, failed: &[String]) -> Result<Option<Probe>> {
-    let release_of = |name: &str| {
-        res.study
-            .variants
-            .iter()
-            .find(|v| v.name == name)
-            .and_then(|v| v.version.clone())
-    };
+    let release_of = |name: &str| res.study.release_of(name).map(str::to_string);
     for sw in sweeps(res) {
         let taken: Vec<&str> = res
             .study
