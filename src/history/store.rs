@@ -251,13 +251,12 @@ impl History {
             })
         })?;
         let mut points = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+        // By release, then by date: a series of one release is in date order, and two runs of
+        // a sweep interleave release by release instead of the second run's oldest release
+        // following the first run's newest, which showed as a change.
         points.sort_by(|a, b| {
-            a.point
-                .date_unix
-                .cmp(&b.point.date_unix)
-                .then_with(|| {
-                    crate::results::release_order::order(&a.point.release, &b.point.release)
-                })
+            crate::results::release_order::order(&a.point.release, &b.point.release)
+                .then(a.point.date_unix.cmp(&b.point.date_unix))
                 .then(a.id.cmp(&b.id))
         });
         Ok(points)

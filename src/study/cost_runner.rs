@@ -1,7 +1,7 @@
 //! A study's cost mode: each variant's server under callgrind, every cost step measured on
 //! it, each result written to the document as soon as it is known.
 
-use super::context::{cell_seed, record, RunContext};
+use super::context::{cell_seed, record, RunContext, COST_SEED};
 use super::file::Variant;
 use super::file::WorkloadStep;
 use super::{dataset, ibench_cost, variant};
@@ -87,7 +87,7 @@ pub(super) fn run_cost(
             }
             progress.start(&format!("cost: {} {}", v.name, w.label()));
             let workload = study.workload_of(w)?;
-            let seed = cell_seed(res.seed, 0, &w.label(), 1);
+            let seed = cell_seed(COST_SEED, 0, &w.label(), 1);
             let windows = w.cost_events.clone().unwrap_or(study.cost.events.clone());
             // Heavier transactions take fewer warm-up transactions, as they take fewer measured ones.
             let plan = cost::Plan {
@@ -153,7 +153,7 @@ fn cost_of_insert_benchmark(
         .into_iter()
         .filter(|l| res.cost_for(&v.name, l).is_none())
         .collect();
-    let entry = ibench_cost::cost_entry(ctx.study, w, res.seed, &missing)?;
+    let entry = ibench_cost::cost_entry(ctx.study, w, COST_SEED, &missing)?;
     let mut rec = Recorder { ctx, v, began, res };
     ibench::measure_entry(counter, target, &entry, &mut rec)
 }
