@@ -24,7 +24,14 @@ pub(super) fn run(ctx: &RunContext, res: &mut StudyResults) -> Result<()> {
     while let Some(probe) = next_probe(res, &between, &failed)? {
         let mut v = probe.variant;
         let release = v.version.clone().unwrap_or_default();
-        ctx.progress.grow(1);
+        // One result per cost step of the release (an Insert Benchmark entry has several).
+        let results: usize = ctx
+            .study
+            .cost_steps()
+            .iter()
+            .map(|w| super::ibench_cost::cost_labels(ctx.study, w).len())
+            .sum();
+        ctx.progress.grow(results as u64);
         ctx.progress.note(&format!(
             "locate: {} {} changed between {} and {}: measuring {release}",
             probe.sweep, probe.step, probe.before, probe.after
