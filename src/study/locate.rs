@@ -21,7 +21,23 @@ pub(super) fn run(ctx: &RunContext, res: &mut StudyResults) -> Result<()> {
     // Releases that could not be fetched, started or counted here: not tried again.
     let mut failed: Vec<String> = Vec::new();
     let mut datadirs = BTreeMap::new();
-    while let Some(probe) = next_probe(res, &between, &failed)? {
+    loop {
+        let probe = match next_probe(res, &between, &failed) {
+            Ok(Some(probe)) => probe,
+            Ok(None) => break,
+            // Without the channel's list (no network) the sweep stands as measured.
+            Err(e) => {
+                let note = format!(
+                    "The changes were not located: the releases between them could not be listed ({}).",
+                    crate::error::one_line(&e)
+                );
+                ctx.progress.note(&note);
+                res.notes.push(note);
+                // So that no Finding calls a change located.
+                res.study.locate = false;
+                break;
+            }
+        };
         let mut v = probe.variant;
         let release = v.version.clone().unwrap_or_default();
         // One result per cost step of the release (an Insert Benchmark entry has several).
