@@ -54,7 +54,7 @@ const RULES: &[StageList] = &[
     ("report", &["results", "stats"]),
     ("results", &[]),
     ("server", &["connection", "results"]),
-    ("stats", &["results"]),
+    ("stats", &[]),
     ("study", &["connection", "cost", "driver", "engines", "ibench", "probes", "profile", "results", "server", "stats", "workloads"]),
     ("workloads", &["connection", "results"]),
 ];
@@ -100,7 +100,7 @@ const LIMITS: &[Limit] = &[
     ImportsOnly("history", &["results", "stats"]),
     ImportsOnly("results", &[]),
     NeverImports("server", &["cli", "console", "driver", "engines", "report", "study", "workloads"]),
-    ImportsOnly("stats", &["results"]),
+    ImportsOnly("stats", &[]),
     // Workloads speak to a connection, never to a server.
     NeverImports("workloads", &["cli", "console", "driver", "report", "server", "study"]),
 ];

@@ -4,7 +4,7 @@
 
 use super::grid::escape;
 use super::subject::Subject;
-use crate::stats::sweep::{sweeps, SweepStep};
+use crate::results::sweep::{sweeps, SweepStep};
 use std::fmt::Write;
 
 const WIDTH: f64 = 640.0;
@@ -30,14 +30,7 @@ pub fn charts(s: &Subject) -> Vec<(String, usize, String)> {
 }
 
 fn svg(sw: &SweepStep) -> String {
-    let ranges: Vec<(f64, f64, f64)> = sw
-        .points
-        .iter()
-        .map(|(_, c)| {
-            let (lo, hi) = c.repeat_range();
-            (c.ir_per_txn, lo, hi)
-        })
-        .collect();
+    let ranges = sw.ranges();
     let lo = ranges.iter().map(|r| r.1).fold(f64::INFINITY, f64::min);
     let hi = ranges.iter().map(|r| r.2).fold(f64::NEG_INFINITY, f64::max);
     // A little room above and below; a flat series still gets a visible scale.
@@ -65,7 +58,7 @@ fn svg(sw: &SweepStep) -> String {
             y(v)
         );
     }
-    for c in &sw.changes {
+    for c in &crate::stats::changes::of_counts(&ranges) {
         let between = (x(c.index - 1) + x(c.index)) / 2.0;
         let _ = writeln!(
             s,

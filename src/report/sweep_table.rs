@@ -1,10 +1,11 @@
 //! A sweep's releases side by side (docs/study-file.md#sweeps): per step, each release's
 //! instructions per unit of work with the step from the release before it, and where the
-//! counts changed (stats::sweep).
+//! counts changed (stats::changes::of_counts).
 
 use super::grid::{column, label, Kind, Table, Value};
 use super::subject::Subject;
-use crate::stats::sweep::{sweeps, templates};
+use crate::results::sweep::{sweeps, templates};
+use crate::stats::changes::of_counts;
 
 /// The table; none for a study without a sweep.
 pub fn table(s: &Subject) -> Option<Table> {
@@ -14,9 +15,10 @@ pub fn table(s: &Subject) -> Option<Table> {
     }
     let mut rows = Vec::new();
     for sw in &all {
+        let changes = of_counts(&sw.ranges());
         for (i, (variant, c)) in sw.points.iter().enumerate() {
             let prev = i.checked_sub(1).map(|j| sw.points[j].1.ir_per_txn);
-            let changed = sw.changes.iter().any(|ch| ch.index == i);
+            let changed = changes.iter().any(|ch| ch.index == i);
             rows.push(vec![
                 Value::Text(sw.sweep.clone()),
                 Value::Text(sw.step.clone()),
@@ -94,7 +96,7 @@ pub fn findings(s: &Subject) -> Vec<String> {
             .iter()
             .filter(|v| v.located && v.sweep.as_deref() == Some(sw.sweep.as_str()))
             .count();
-        for c in &sw.changes {
+        for c in &of_counts(&sw.ranges()) {
             let (before, after) = (sw.points[c.index - 1].0, sw.points[c.index].0);
             let mut line = format!(
                 "{} {}: {:+.1}% instructions per {} between {before} and {after} ({:.0} before, {:.0} from {after} on).",
@@ -126,7 +128,7 @@ fn between_sweeps(res: &crate::results::StudyResults) -> Vec<String> {
     let mut out = Vec::new();
     for (i, (base, base_members)) in all.iter().enumerate() {
         for (new, new_members) in &all[i + 1..] {
-            for (step, unit) in crate::stats::sweep::sweeps(res)
+            for (step, unit) in sweeps(res)
                 .iter()
                 .filter(|sw| sw.sweep == *base)
                 .map(|sw| (sw.step.clone(), sw.unit))

@@ -17,6 +17,7 @@ pub mod provenance;
 pub mod release_order;
 pub mod shard;
 pub mod study;
+pub mod sweep;
 
 pub use bench::BenchDocument;
 pub use build::{Family, Flavour, Origin, ServerBuild};

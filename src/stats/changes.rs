@@ -128,6 +128,16 @@ pub fn noisy(x: &[f64], o: &Options) -> Vec<Change> {
     }
 }
 
+/// Changes in instruction counts given as (count, low, high), by the rule for counts at its
+/// defaults: a sweep's releases, as the report shows them and bisection locates them.
+pub fn of_counts(counts: &[(f64, f64, f64)]) -> Vec<Change> {
+    let obs: Vec<Observation> = counts
+        .iter()
+        .map(|&(value, low, high)| Observation { value, low, high })
+        .collect();
+    precise(&obs, &Options::PRECISE)
+}
+
 /// Changes in a precise series (each point with its own interval).
 pub fn precise(points: &[Observation], o: &Options) -> Vec<Change> {
     let mut cuts = Vec::new();

@@ -7,7 +7,6 @@ pub mod compare;
 mod edivisive;
 pub mod steady;
 pub mod summary;
-pub mod sweep;
 mod ttest;
 
 pub use compare::{paired, rounds_to_resolve, unpaired, Comparison, Verdict, MIN_ROUNDS};

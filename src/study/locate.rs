@@ -7,8 +7,9 @@ use super::context::RunContext;
 use super::cost_runner;
 use super::file::Variant;
 use crate::results::release_order::order;
+use crate::results::sweep::sweeps;
 use crate::results::StudyResults;
-use crate::stats::sweep::sweeps;
+use crate::stats::changes::of_counts;
 use anyhow::Result;
 use std::collections::BTreeMap;
 
@@ -117,7 +118,7 @@ fn next_probe(res: &StudyResults, between: Between, failed: &[String]) -> Result
             .filter(|v| v.sweep.as_deref() == Some(sw.sweep.as_str()))
             .filter_map(|v| v.version.as_deref())
             .collect();
-        for c in &sw.changes {
+        for c in &of_counts(&sw.ranges()) {
             let (before, after) = (sw.points[c.index - 1].0, sw.points[c.index].0);
             let (Some(lo), Some(hi)) = (release_of(before), release_of(after)) else {
                 continue;
@@ -236,8 +237,9 @@ mod tests {
             sorted.sort_by(|a, b| order(&a[3..], &b[3..]));
             assert_eq!(names, sorted, "release order kept");
             let sw = &sweeps(&res)[0];
-            assert_eq!(sw.changes.len(), 1);
-            let c = &sw.changes[0];
+            let changes = of_counts(&sw.ranges());
+            assert_eq!(changes.len(), 1);
+            let c = &changes[0];
             assert_eq!(
                 (sw.points[c.index - 1].0, sw.points[c.index].0),
                 (

@@ -1,10 +1,9 @@
 //! A sweep's series: per sweep and cost step, each release's instructions per unit of work in
-//! release order, and where the counts changed by the history's rule for counts (at least 1%
-//! from the level since the last change, and clear of those releases' repeats). The report
-//! shows them; bisection measures the releases between a change's two sides.
+//! release order, with the range of its repeats; where they changed is the statistics'
+//! (`stats::changes::of_counts`). The report shows them; bisection measures the releases
+//! between a change's two sides.
 
-use super::changes::{precise, Change, Observation, Options};
-use crate::results::{CostResult, StudyResults};
+use super::{CostResult, StudyResults};
 
 /// One sweep's counts on one step, in release order.
 pub struct SweepStep<'a> {
@@ -13,7 +12,19 @@ pub struct SweepStep<'a> {
     pub unit: &'static str,
     /// Each release's variant and its count.
     pub points: Vec<(&'a str, &'a CostResult)>,
-    pub changes: Vec<Change>,
+}
+
+impl SweepStep<'_> {
+    /// Each release's count with the range of its repeats: (count, low, high).
+    pub fn ranges(&self) -> Vec<(f64, f64, f64)> {
+        self.points
+            .iter()
+            .map(|(_, c)| {
+                let (low, high) = c.repeat_range();
+                (c.ir_per_txn, low, high)
+            })
+            .collect()
+    }
 }
 
 /// Each sweep's template name with its variants, in release order.
@@ -48,27 +59,15 @@ pub fn sweeps(res: &StudyResults) -> Vec<SweepStep<'_>> {
             let Some((_, first)) = points.first() else {
                 continue;
             };
-            let obs: Vec<Observation> = points.iter().map(|(_, c)| observation(c)).collect();
             out.push(SweepStep {
                 sweep: t.to_string(),
                 step: step.clone(),
                 unit: first.unit.name(),
-                changes: precise(&obs, &Options::PRECISE),
                 points,
             });
         }
     }
     out
-}
-
-/// A count with the range of its repeated estimates.
-fn observation(c: &CostResult) -> Observation {
-    let (low, high) = c.repeat_range();
-    Observation {
-        value: c.ir_per_txn,
-        low,
-        high,
-    }
 }
 
 /// The cost steps measured, in the order first measured.
