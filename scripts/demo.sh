@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job on the embedded default: installs what is missing, builds psbench, then runs
+# The main job on the default server: installs what is missing, builds psbench, then runs
 # the default study (pfs-overhead: the cost of performance_schema on the system's MariaDB,
 # about 10 minutes on 2 cores) and prints its tables. Extra arguments go to `psbench run`.
 set -euo pipefail

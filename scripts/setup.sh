@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what psbench needs on Debian (only what is missing) and builds it.
-#   mariadb-server  the embedded default server (its mariadbd is sandboxed, never run as a service)
+# Installs what psbench needs on Debian (only what is missing), builds it and puts it on the PATH.
+#   mariadb-server  the default server (its mariadbd is run in a sandbox, never as a service)
 #   postgresql      PostgreSQL 15 with pgbench, pg_stat_statements and auto_explain (sandboxed too)
 #   sysbench        the reference the compatibility tests and bench/ scripts compare against
 #   linux-perf      profiles (flame graphs); valgrind: cost mode (instructions per transaction)
@@ -74,6 +74,10 @@ fi
 
 echo "setup: building psbench (release)"
 cargo build --release --quiet
+# psbench on the PATH: a link in /usr/local/bin to this checkout's build, so that every
+# example in the README runs as written from any directory (and a rebuild is picked up).
+$SUDO ln -sfn "$PWD/target/release/psbench" /usr/local/bin/psbench
+echo "setup: psbench is on the PATH: /usr/local/bin/psbench -> $PWD/target/release/psbench"
 # The releases the tests and built-in studies use, into psbench's cache: the tests install
 # nothing themselves, and skip (saying so here) only what could not be fetched.
 for release in "mariadb 11.4.5" "mysql 5.7.22" "mysql 8.0.15" "postgres 17.2.0"; do

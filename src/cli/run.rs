@@ -5,7 +5,7 @@ use crate::error::usage;
 use crate::report::{publish, Subject};
 use crate::results::study::Mode;
 use crate::server::Home;
-use crate::study::{load, overrides::Overrides, runner, shard};
+use crate::study::{load, overrides::Overrides, plan, runner, shard};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -50,6 +50,10 @@ pub struct RunArgs {
     /// already run)
     #[arg(long)]
     locate: bool,
+    /// Print what the study will do (servers fetched or built, data, cells per mode, rounds,
+    /// expected time) and exit without starting anything; with --resume, what is left
+    #[arg(long)]
+    plan: bool,
     /// Results directory [default: psbench-out/STUDY-TIMESTAMP]
     #[arg(long)]
     out: Option<PathBuf>,
@@ -67,13 +71,23 @@ pub struct RunArgs {
 }
 
 pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()> {
-    let (study, origin, out_dir, resume) = match &a.resume {
+    // With --plan: the study as its file defines it (what its measured time is for).
+    let (study, origin, out_dir, resume, as_defined) = match &a.resume {
         Some(dir) => {
             let (study, origin) = load::resumed(dir)?;
-            (study, origin, dir.clone(), true)
+            let defined = a.plan.then(|| study.clone());
+            (study, origin, dir.clone(), true, defined)
         }
         None => {
             let (mut study, origin) = load::named(a.study.as_deref())?;
+            let defined = match a.plan {
+                true => {
+                    let mut d = study.clone();
+                    Overrides::default().apply(&mut d)?;
+                    Some(d)
+                }
+                false => None,
+            };
             Overrides {
                 time: a.time,
                 warmup: a.warmup,
@@ -90,7 +104,7 @@ pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()>
             let out = a
                 .out
                 .unwrap_or_else(|| runner::default_out_dir(&study.name));
-            (study, origin, out, false)
+            (study, origin, out, false, defined)
         }
     };
     let mut study = study;
@@ -128,6 +142,21 @@ pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()>
         }
         None => None,
     };
+    if let Some(defined) = as_defined {
+        let done = match resume {
+            true => Some(crate::results::StudyResults::load(&out_dir)?),
+            false => None,
+        };
+        let plan = plan::Plan {
+            study: &study,
+            origin: &origin,
+            as_defined: &defined,
+            shard: shard.as_ref(),
+            done: done.as_ref(),
+        };
+        print!("{}", plan.render());
+        return Ok(());
+    }
     eprintln!("study {} -> {}", study.name, out_dir.display());
     let res = runner::run_study(runner::Request {
         study,

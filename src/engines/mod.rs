@@ -27,6 +27,7 @@ pub mod fetch;
 pub mod from_source;
 pub mod listing;
 pub mod mysql;
+pub mod plan;
 pub mod postgres;
 pub mod releases;
 pub mod runs_here;

@@ -14,6 +14,7 @@ pub mod load;
 mod locate;
 pub mod overrides;
 pub mod placement;
+pub mod plan;
 mod progress;
 pub mod regime;
 pub mod runner;

@@ -1,0 +1,175 @@
+//! Where each server of a study would come from, before anything is fetched, built or
+//! started: `psbench run STUDY --plan`.
+
+use super::releases::Release;
+use crate::results::study::{Study, Variant};
+
+/// One server a study runs: what it is, and what getting it costs before the study starts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerSource {
+    /// `mysql-8.0.15: fetched already, 410 MB in /var/cache/…`.
+    pub line: String,
+    /// The variants that run it.
+    pub variants: Vec<String>,
+    /// Seconds to fetch or build it first (0 when it is ready).
+    pub seconds_first: f64,
+}
+
+/// Seconds a release takes to fetch and unpack from Maven Central here (about 15 s each for
+/// the PostgreSQL releases of the built-in sweep, 2026-11-27).
+const FETCH_S: f64 = 15.0;
+
+/// Each distinct server of the study, in the order variants first name it.
+pub fn servers(study: &Study) -> Vec<ServerSource> {
+    let mut out: Vec<(String, ServerSource)> = Vec::new();
+    for v in &study.variants {
+        let key = identity(v);
+        if let Some((_, s)) = out.iter_mut().find(|(k, _)| *k == key) {
+            s.variants.push(v.name.clone());
+            continue;
+        }
+        let (line, seconds_first) = describe(v, study);
+        out.push((
+            key,
+            ServerSource {
+                line,
+                variants: vec![v.name.clone()],
+                seconds_first,
+            },
+        ));
+    }
+    out.into_iter().map(|(_, s)| s).collect()
+}
+
+/// What makes two variants run the same server binary.
+fn identity(v: &Variant) -> String {
+    if let Some(b) = &v.build {
+        return format!(
+            "build {} {} {:?} {:?}",
+            b.source, b.flags, b.extra, b.engine
+        );
+    }
+    if let Some(ver) = &v.version {
+        return format!("release {ver}");
+    }
+    if let Some(d) = &v.basedir {
+        return format!("tree {}", d.display());
+    }
+    format!("system {}", super::variant::engine(v).name())
+}
+
+fn describe(v: &Variant, study: &Study) -> (String, f64) {
+    if let Some(b) = &v.build {
+        return build_line(b, study);
+    }
+    if let Some(ver) = &v.version {
+        return release_line(ver);
+    }
+    if let Some(d) = &v.basedir {
+        return match super::locate(Some(d)) {
+            Ok(bin) => (format!("{} in {}", super::label(&bin), d.display()), 0.0),
+            Err(e) => (format!("{}: {e:#}", d.display()), 0.0),
+        };
+    }
+    let engine = super::variant::engine(v);
+    match engine.system() {
+        Ok(bin) => (
+            format!(
+                "{} (the system's, {}), run in a sandbox",
+                super::label(&bin),
+                bin.server.display()
+            ),
+            0.0,
+        ),
+        Err(e) => (format!("the system's {}: {e:#}", engine.name()), 0.0),
+    }
+}
+
+fn release_line(name: &str) -> (String, f64) {
+    let Ok(r) = Release::parse(name) else {
+        return (format!("{name}: not a release psbench can fetch"), 0.0);
+    };
+    let cache = crate::server::fetch::cache_dir();
+    let dir = super::fetch::basedir(&r, &cache);
+    if super::fetch::cached(&r, &cache) {
+        let mb = crate::builds::cache::size_of(&cache.join(r.name())) as f64 / 1e6;
+        return (
+            format!(
+                "{}: fetched already, {mb:.0} MB in {}",
+                r.name(),
+                dir.display()
+            ),
+            0.0,
+        );
+    }
+    let coords = r.artifact().map(|a| a.coordinates()).unwrap_or_default();
+    (
+        format!(
+            "{}: to fetch from Maven Central ({coords}; {}), about {FETCH_S:.0} s",
+            r.name(),
+            r.builder()
+        ),
+        FETCH_S,
+    )
+}
+
+fn build_line(b: &crate::results::study::BuildSpec, study: &Study) -> (String, f64) {
+    let what = format!("a build of {} with flags {}", b.source, b.flags);
+    let records = crate::builds::cache::list(&crate::builds::cache::builds_dir());
+    let same_flags = |r: &crate::builds::BuildRecord| {
+        r.flags == b.flags
+            && r.extra == b.extra
+            && b.engine.as_deref().is_none_or(|e| e == r.engine)
+    };
+    let same_source = |r: &crate::builds::BuildRecord| {
+        r.source == b.source || r.source.starts_with(&format!("{}=", b.source))
+    };
+    if let Some((dir, r)) = records
+        .iter()
+        .find(|(_, r)| same_flags(r) && same_source(r))
+    {
+        return (
+            format!(
+                "{what}: built already, {:.0} MB in {} (built in {:.0} min)",
+                r.size_bytes as f64 / 1e6,
+                dir.display(),
+                r.build_seconds / 60.0
+            ),
+            0.0,
+        );
+    }
+    // The build time of the last build with these flags here, else the study's measured one.
+    let last = records
+        .iter()
+        .filter(|(_, r)| same_flags(r))
+        .max_by_key(|(_, r)| r.built_unix)
+        .map(|(_, r)| r.build_seconds);
+    match (last, study.expected_build_minutes) {
+        (Some(s), _) => (
+            format!(
+                "{what}: to build, about {:.0} min (the last build with these flags here took that)",
+                s / 60.0
+            ),
+            s,
+        ),
+        (None, Some(m)) => {
+            // The study's measured figure is for all its builds.
+            let builds = study.variants.iter().filter_map(|v| v.build.as_ref());
+            let mut distinct: Vec<&crate::results::study::BuildSpec> = Vec::new();
+            for b in builds {
+                if !distinct.contains(&b) {
+                    distinct.push(b);
+                }
+            }
+            let each = m / distinct.len().max(1) as f64;
+            (
+                format!("{what}: to build, about {each:.0} min (as measured for this study)"),
+                each * 60.0,
+            )
+        }
+        (None, None) => (
+            format!("{what}: to build (no build time known here)"),
+            0.0,
+        ),
+    }
+}

@@ -1,0 +1,305 @@
+//! `psbench run STUDY --plan`: what a study will do — the servers it fetches or builds, its
+//! data, its cells per mode, its rounds — and how long it should take, without starting
+//! anything.
+
+use super::file::{Mode, Schedule, Study, WorkloadStep};
+use super::work::{cost_variants, throughput_variants};
+use crate::results::{ShardInfo, StudyResults};
+use crate::workloads::ibench::StepKind;
+use std::fmt::Write;
+
+/// Seconds a model of the run gives; only the ratio of two studies' models is used when the
+/// study carries a measured time. The constants are this machine's (2-core VM, 2026-11):
+/// a server's start, copy of its datadir and stop per turn; a cell's own overhead; a count
+/// under callgrind (cost mode on point selects and read-only took 9–22 s per variant and
+/// step); loading 100,000 sysbench rows.
+const TURN_S: f64 = 6.0;
+const CELL_OVERHEAD_S: f64 = 1.0;
+const COUNT_S: f64 = 20.0;
+const LOAD_PER_100K_ROWS_S: f64 = 2.0;
+const LOAD_FIXED_S: f64 = 10.0;
+
+/// What `--plan` is asked about: the study as it would run, the study as its file defines it
+/// (what a measured time is for), one shard's share, or the document of a study to resume.
+pub struct Plan<'a> {
+    pub study: &'a Study,
+    pub origin: &'a str,
+    pub as_defined: &'a Study,
+    pub shard: Option<&'a ShardInfo>,
+    pub done: Option<&'a StudyResults>,
+}
+
+impl Plan<'_> {
+    /// The plan as printed: one block of lines, ending with the expected time.
+    pub fn render(&self) -> String {
+        let mut s = render(self.study, self.origin);
+        let share = self.share(&mut s);
+        let first: f64 = crate::engines::plan::servers(self.study)
+            .iter()
+            .map(|v| v.seconds_first)
+            .sum();
+        let _ = writeln!(
+            s,
+            "{}",
+            expected_line(self.study, self.as_defined, share, first)
+        );
+        s
+    }
+
+    /// The share of the study's work this run does (a shard's rounds, or what a resumed
+    /// study has left), said in `s`, weighted by the model.
+    fn share(&self, s: &mut String) -> f64 {
+        let study = self.study;
+        let total_cells = study.rounds as f64
+            * throughput_variants(study).len() as f64
+            * study.throughput_cells().len() as f64;
+        let total_counts = cost_counts(study) as f64;
+        let (cells, counts) = match (self.done, self.shard) {
+            (Some(res), _) => {
+                let (c, k) = (
+                    super::work::cells_todo(study, res) as f64,
+                    super::work::cost_results_todo(study, res) as f64,
+                );
+                let _ = writeln!(
+                    s,
+                    "left to do: {c} of {total_cells} throughput cell(s) and {k} of {total_counts} count(s)"
+                );
+                (c, k)
+            }
+            (None, Some(sh)) => {
+                let rounds = sh.rounds(study.rounds);
+                let shown: Vec<String> = rounds.iter().map(|r| (r + 1).to_string()).collect();
+                let _ = writeln!(
+                    s,
+                    "shard {}: round(s) {} of {}{}",
+                    sh.describe(),
+                    shown.join(", "),
+                    study.rounds,
+                    if sh.runs_cost() {
+                        ", and cost mode"
+                    } else {
+                        ", no cost mode"
+                    }
+                );
+                let c = total_cells * rounds.len() as f64 / study.rounds.max(1) as f64;
+                (c, if sh.runs_cost() { total_counts } else { 0.0 })
+            }
+            (None, None) => return 1.0,
+        };
+        let whole = model_seconds(study);
+        let cell_s = if total_cells > 0.0 {
+            (whole - total_counts * COUNT_S).max(0.0) / total_cells
+        } else {
+            0.0
+        };
+        if whole > 0.0 {
+            ((cells * cell_s + counts * COUNT_S) / whole).min(1.0)
+        } else {
+            0.0
+        }
+    }
+}
+
+fn render(study: &Study, origin: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "plan of study {} ({origin}): nothing is fetched, built or started",
+        study.name
+    );
+    let servers = crate::engines::plan::servers(study);
+    let _ = writeln!(s, "servers ({}):", servers.len());
+    for srv in &servers {
+        let _ = writeln!(s, "  {}; variants: {}", srv.line, srv.variants.join(", "));
+    }
+    let (tables, rows) = study.dataset_size();
+    let mut data = format!("{tables} table(s) × {rows} rows");
+    if let Some(scale) = study.dataset.pgbench_scale {
+        let _ = write!(data, ", pgbench scale {scale}");
+    }
+    let _ = writeln!(
+        s,
+        "dataset: {data}, loaded once per server ({}) or taken from the dataset cache when loaded before",
+        servers.len()
+    );
+    let counts = cost_counts(study);
+    if counts > 0 {
+        let _ = writeln!(
+            s,
+            "cost mode: {counts} count(s) under callgrind ({} variant(s) × {} step(s): {}){}",
+            cost_variants(study).len(),
+            study.cost_steps().len(),
+            study
+                .cost_steps()
+                .iter()
+                .map(|w| w.label())
+                .collect::<Vec<_>>()
+                .join(", "),
+            if study.locate {
+                "; then each change a sweep shows is located by bisection, a few releases' counts more"
+            } else {
+                ""
+            }
+        );
+    }
+    let per_turn = study.throughput_cells();
+    let variants = throughput_variants(study).len();
+    if variants > 0 && !per_turn.is_empty() {
+        let cells = study.rounds as usize * variants * per_turn.len();
+        let _ = writeln!(
+            s,
+            "throughput: {cells} cell(s) = {} round(s) × {variants} variant(s) × {} cell(s) ({}), {} s warm-up and {} s measured each, schedule {}",
+            study.rounds,
+            per_turn.len(),
+            describe_cells(&per_turn),
+            study.warmup,
+            study.duration,
+            match study.schedule {
+                Schedule::Turns => "turns",
+                Schedule::Alternate => "alternate",
+            }
+        );
+    }
+    if study.mode != Mode::Cost && study.rounds < 3 {
+        let _ = writeln!(
+            s,
+            "note: {} round(s): intervals need at least 3, so throughput and CPU ratios will not be resolved",
+            study.rounds
+        );
+    }
+    s
+}
+
+/// `point_select at 1, 4 threads; read_only at 1, 4 threads`.
+fn describe_cells(cells: &[(String, u32)]) -> String {
+    let mut steps: Vec<(String, Vec<u32>)> = Vec::new();
+    for (l, t) in cells {
+        match steps.iter_mut().find(|(x, _)| x == l) {
+            Some((_, ts)) => ts.push(*t),
+            None => steps.push((l.clone(), vec![*t])),
+        }
+    }
+    let shown: Vec<String> = steps
+        .iter()
+        .take(6)
+        .map(|(l, ts)| {
+            let ts: Vec<String> = ts.iter().map(|t| t.to_string()).collect();
+            format!("{l} at {}", ts.join(", "))
+        })
+        .collect();
+    let more = steps.len().saturating_sub(6);
+    if more > 0 {
+        format!("{}; and {more} more step(s)", shown.join("; "))
+    } else {
+        shown.join("; ")
+    }
+}
+
+fn cost_counts(study: &Study) -> usize {
+    let per_variant: usize = study
+        .cost_steps()
+        .iter()
+        .map(|w| super::ibench_cost::cost_labels(study, w).len())
+        .sum();
+    cost_variants(study).len() * per_variant
+}
+
+/// The expected time: the study's measured time scaled by how much the changes made to it
+/// change the model, or the model alone for a study never timed.
+fn expected_line(study: &Study, as_defined: &Study, share: f64, first_s: f64) -> String {
+    let model = model_seconds(study);
+    let (minutes, how) = match as_defined.expected_minutes {
+        Some(m) => {
+            let defined = model_seconds(as_defined);
+            let ratio = if defined > 0.0 { model / defined } else { 1.0 };
+            if (ratio - 1.0).abs() < 1e-9 {
+                (m, "as measured for this study on a 2-core VM".to_string())
+            } else {
+                (
+                    m * ratio,
+                    format!("its measured {m:.0} min on a 2-core VM × {ratio:.2}, the change the overrides make to its cells"),
+                )
+            }
+        }
+        None => (
+            model / 60.0,
+            "from its cells' durations, server starts and counts; this study was never timed"
+                .to_string(),
+        ),
+    };
+    if share <= 0.0 {
+        return "expected time: none, nothing is left to do".into();
+    }
+    let (minutes, how) = if share < 1.0 {
+        (
+            minutes * share,
+            format!("{how}, × {share:.2} for the share this run does"),
+        )
+    } else {
+        (minutes, how)
+    };
+    let first = if first_s > 0.0 {
+        let first = match first_s < 60.0 {
+            true => format!("{first_s:.0} s"),
+            false => format!("{:.0} min", first_s / 60.0),
+        };
+        format!(", and about {first} more first to fetch or build its servers")
+    } else {
+        String::new()
+    };
+    format!("expected time: {} ({how}){first}", minutes_text(minutes))
+}
+
+fn minutes_text(m: f64) -> String {
+    if m < 1.0 {
+        "less than 1 min".into()
+    } else {
+        format!("about {m:.0} min")
+    }
+}
+
+/// The model: throughput turns and cells, cost counts, data loads.
+fn model_seconds(study: &Study) -> f64 {
+    let variants = throughput_variants(study).len() as f64;
+    let rounds = study.rounds as f64;
+    let mut turn = TURN_S;
+    for w in study
+        .workloads
+        .iter()
+        .filter(|w| study.throughput_selects(&w.label()))
+    {
+        turn += if w.is_insert_benchmark() {
+            ibench_turn_s(study, w)
+        } else {
+            study.threads_for(w).len() as f64 * (study.warmup + study.duration + CELL_OVERHEAD_S)
+        };
+    }
+    let throughput = if variants > 0.0 {
+        rounds * variants * turn
+    } else {
+        0.0
+    };
+    let (tables, rows) = study.dataset_size();
+    let load = LOAD_FIXED_S + LOAD_PER_100K_ROWS_S * (tables as f64 * rows as f64) / 1e5;
+    let servers = crate::engines::plan::servers(study).len() as f64;
+    throughput + cost_counts(study) as f64 * COUNT_S + servers * load
+}
+
+/// One turn of an Insert Benchmark entry: its loads at the rates measured here (l.i0 about
+/// 330,000 rows/s; l.i1 and l.i2, with deletes, 4.3–5 s per 100,000 rows), its
+/// query steps at their length, and the cleanup.
+fn ibench_turn_s(study: &Study, w: &WorkloadStep) -> f64 {
+    let (Ok(o), Ok(steps)) = (study.ibench_options(w), study.ibench_steps(w)) else {
+        return 0.0;
+    };
+    let mut s = o.cleanup_seconds.unwrap_or(15.0);
+    for step in &steps {
+        s += match &step.kind {
+            StepKind::Load { deletes: false } => step.rows() as f64 / 330_000.0,
+            StepKind::Load { deletes: true } => step.rows() as f64 * 4.5e-5,
+            StepKind::Index => 8.5,
+            StepKind::Query { .. } => o.query_seconds as f64 + 1.0,
+        };
+    }
+    s
+}
