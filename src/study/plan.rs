@@ -15,7 +15,7 @@ use std::fmt::Write;
 /// step); loading 100,000 sysbench rows.
 const TURN_S: f64 = 6.0;
 const CELL_OVERHEAD_S: f64 = 1.0;
-const COUNT_S: f64 = 20.0;
+const COUNT_S: f64 = 12.0;
 const LOAD_PER_100K_ROWS_S: f64 = 2.0;
 const LOAD_FIXED_S: f64 = 10.0;
 
