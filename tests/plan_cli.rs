@@ -106,9 +106,17 @@ fn a_built_in_study_plans_its_measured_time_scaled_by_the_overrides() {
     let o = plan(dir, &["pfs-overhead", "--rounds", "6"]);
     let last = stdout(&o).lines().last().unwrap().to_string();
     assert!(
-        last.starts_with("expected time: about 13 min (its measured 8 min on a 2-core VM × 1.6"),
+        last.starts_with("expected time: about ")
+            && last.contains("(its measured 8 min on a 2-core VM × "),
         "{last}"
     );
+    let factor: f64 = last
+        .split("× ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .and_then(|f| f.parse().ok())
+        .unwrap();
+    assert!(factor > 1.5 && factor < 2.0, "{last}");
     // A shard: its rounds only.
     let o = plan(dir, &["pfs-overhead", "--shard", "1/3"]);
     let out = stdout(&o);
