@@ -278,3 +278,54 @@ fn comparing_a_document_with_itself_is_a_usage_error() {
         );
     }
 }
+
+const TINY: &str = r#"
+name = "tiny-export"
+description = "one variant, one cell"
+mode = "throughput"
+threads = [1]
+rounds = 1
+duration = 0.5
+warmup = 0.1
+[dataset]
+table_size = 100
+[[variant]]
+name = "ps_off"
+scenario = "ps_off"
+[[workload]]
+workload = "oltp_point_select"
+"#;
+
+/// Against the system's MariaDB, as tests/study.rs runs studies.
+#[test]
+fn run_writes_its_study_beside_the_results_and_that_file_runs_it_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let study = tmp.path().join("s.toml");
+    std::fs::write(&study, TINY).unwrap();
+    let run = |study: &Path, out: &Path, json: &Path| {
+        let o = psbench()
+            .env("PSBENCH_HOME", tmp.path().join("home"))
+            .arg("run")
+            .arg(study)
+            .args(["--rounds", "1", "--out"])
+            .arg(out)
+            .arg("--export-json")
+            .arg(json)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    };
+    let (out, json) = (tmp.path().join("out"), tmp.path().join("e.json"));
+    run(&study, &out, &json);
+    assert!(
+        read(&json) == read(&out.join("results.json")),
+        "--export-json differs"
+    );
+    let written = out.join("study.toml");
+    let first: Value = serde_json::from_str(&read(&json)).unwrap();
+    let (again, json2) = (tmp.path().join("again"), tmp.path().join("e2.json"));
+    run(&written, &again, &json2);
+    let second: Value = serde_json::from_str(&read(&json2)).unwrap();
+    assert_eq!(first["study"], second["study"]);
+    assert_eq!(read(&again.join("study.toml")), read(&written));
+}
