@@ -173,7 +173,6 @@ pub fn cells_todo(study: &Study, res: &StudyResults) -> u64 {
     n
 }
 
-/// Whether the document has no result for this cell yet.
 /// For a results document whose study stopped before the end: one line saying how much of
 /// its work list was measured and the command that finishes it; `None` for a finished study.
 pub fn incomplete(res: &StudyResults, dir: &std::path::Path) -> Option<String> {
@@ -204,6 +203,7 @@ pub fn incomplete(res: &StudyResults, dir: &std::path::Path) -> Option<String> {
     ))
 }
 
+/// Whether the document has no result for this cell yet.
 pub(super) fn missing(
     res: &StudyResults,
     round: u32,
