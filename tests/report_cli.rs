@@ -45,7 +45,7 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-const REPORT_FILES: [&str; 19] = [
+const REPORT_FILES: [&str; 20] = [
     "bench.txt",
     "csv/cost.csv",
     "csv/latency.csv",
@@ -64,6 +64,7 @@ const REPORT_FILES: [&str; 19] = [
     "csv/variables.csv",
     "report.html",
     "results.json",
+    "summary.json",
     "summary.md",
 ];
 
@@ -130,6 +131,11 @@ fn compare_names_the_sides_and_writes_into_out() {
     let tmp = tempfile::tempdir().unwrap();
     let a = results_dir(tmp.path(), "before");
     let b = results_dir(tmp.path(), "after");
+    // Another run of the same study (the same document twice is refused).
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(b.join("results.json")).unwrap()).unwrap();
+    doc["seed"] = serde_json::Value::from(1);
+    std::fs::write(b.join("results.json"), doc.to_string()).unwrap();
     let out = tmp.path().join("cmp");
     let o = psbench()
         .arg("compare")

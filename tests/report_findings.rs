@@ -151,7 +151,9 @@ fn a_known_slowdown_under_drift_is_called_with_its_size() {
     // Unpaired, the drift of a third between rounds hides the same 15%: two documents
     // compared (A = ps_off's rounds, B = default's) do not call it.
     let r = synthetic(0.85, 1.10);
-    let s = compare::merge(r.clone(), "a", r, "b").unwrap();
+    let mut b = r.clone();
+    b.seed += 1;
+    let s = compare::merge(r, "a", b, "b").unwrap();
     assert!(findings(&s).iter().all(|l| !l.contains("slower than")));
 }
 
@@ -263,4 +265,35 @@ fn variants_that_say_what_they_mean_are_answered_in_those_words_first() {
     r.study.variants[0].means = None;
     let f = findings(&Subject::study(r, "fixture"));
     assert!(f[0].starts_with("default against ps_off: "), "{f:#?}");
+}
+
+#[test]
+fn compared_documents_count_costs_against_each_variants_own_base() {
+    // Two runs of a study of three variants whose counts repeat: nothing costs more.
+    let mut a = fixture();
+    let mut v = a.study.variants[1].clone();
+    v.name = "dear".into();
+    a.study.variants.push(v);
+    let mut c = a.cost_for("default", "point_select").unwrap().clone();
+    c.variant = "dear".into();
+    c.ir_per_txn *= 1.3;
+    a.cost.push(c);
+    let mut b = a.clone();
+    b.seed += 1;
+    let s = compare::merge(a.clone(), "a", b, "b").unwrap();
+    let f = findings(&s);
+    assert!(
+        f.contains(&"point_select: 3 variants compared each with its own base; none costs more instructions per transaction (beyond 0.2%).".to_string()),
+        "{f:#?}"
+    );
+    assert!(!f.iter().any(|l| l.contains("than A:ps_off,")), "{f:#?}");
+    // B's dear costs 10% more than A's dear.
+    let mut b = a.clone();
+    b.seed += 1;
+    b.cost.last_mut().unwrap().ir_per_txn *= 1.1;
+    let f = findings(&compare::merge(a, "a", b, "b").unwrap());
+    assert!(
+        f.contains(&"point_select: 3 variants compared each with its own base; 1 cost more instructions per transaction, B:dear by +10.0%.".to_string()),
+        "{f:#?}"
+    );
 }

@@ -18,6 +18,8 @@ pub struct CompareArgs {
     /// Also write the report files (summary.md, report.html, bench.txt, csv/) into this directory
     #[arg(long)]
     out: Option<PathBuf>,
+    #[command(flatten)]
+    export: super::report::ExportArgs,
 }
 
 pub fn command(a: CompareArgs) -> Result<()> {
@@ -29,5 +31,8 @@ pub fn command(a: CompareArgs) -> Result<()> {
         rb,
         &a.b.display().to_string(),
     )?;
-    publish::emit(&subject, a.format, a.out.as_deref())
+    let exports = a.export.exports();
+    exports.check()?;
+    publish::emit(&subject, a.format, a.out.as_deref())?;
+    exports.write(&subject, None)
 }

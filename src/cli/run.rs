@@ -68,9 +68,13 @@ pub struct RunArgs {
     /// shows how far the hosts' instruction counts agree
     #[arg(long, requires = "shard")]
     cost_on_every_shard: bool,
+    #[command(flatten)]
+    export: super::report::ExportArgs,
 }
 
 pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()> {
+    let exports = a.export.exports();
+    exports.check()?;
     // With --plan: the study as its file defines it (what its measured time is for).
     let (study, origin, out_dir, resume, as_defined) = match &a.resume {
         Some(dir) => {
@@ -173,6 +177,10 @@ pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()>
     }
     let subject = Subject::study(res, &out_dir.display().to_string());
     publish::study_finished(&subject, &out_dir)?;
+    exports.write(
+        &subject,
+        Some(&out_dir.join(crate::results::document::FILE_NAME)),
+    )?;
     if failed {
         return Err(anyhow::anyhow!(
             "some cells failed (see the tables and results.json)"

@@ -56,6 +56,11 @@ fn keys(r: &StudyResults) -> (CellKeys, CostKeys) {
 }
 
 pub fn merge(a: StudyResults, a_path: &str, b: StudyResults, b_path: &str) -> Result<Subject> {
+    if serde_json::to_value(&a)? == serde_json::to_value(&b)? {
+        return Err(usage(format!(
+            "{a_path} and {b_path} are the same results (identical documents: nothing to compare)"
+        )));
+    }
     let (a_cells, a_cost) = keys(&a);
     let (b_cells, b_cost) = keys(&b);
     if a_cells.is_disjoint(&b_cells) && a_cost.is_disjoint(&b_cost) {

@@ -1,7 +1,9 @@
-//! The report files of a results directory: summary.md, report.html, bench.txt, csv/*.csv,
-//! and profiles/summary.md (the frames that grew) for a profiled study.
+//! The report files of a results directory: summary.md, summary.json, report.html, bench.txt,
+//! csv/*.csv, and profiles/summary.md (the frames that grew) for a profiled study.
 
-use super::{csv, frames_that_grew, gobench, html, markdown, provenance, sections, Subject};
+use super::{
+    csv, frames_that_grew, gobench, html, markdown, provenance, sections, summary_json, Subject,
+};
 use crate::results::document::PROFILES_DIR;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -31,6 +33,7 @@ pub fn write_all(s: &Subject, dir: &Path) -> Result<Vec<PathBuf>> {
         .with_context(|| format!("creating {}", dir.join(CSV_DIR).display()))?;
     let mut written = vec![
         write(dir.join(SUMMARY), &markdown::summary(s))?,
+        write(dir.join(summary_json::FILE), &summary_json::render(s)?)?,
         write(dir.join(HTML), &html::render(s)?)?,
         write(dir.join(GOBENCH), &gobench::render(s))?,
     ];

@@ -65,7 +65,6 @@ fn cost_findings(rows: &[CostRow]) -> Vec<String> {
             .filter(|r| r.ratio.unwrap() > 1.0 + COST_TOLERANCE)
             .collect();
         if compared.len() > 2 {
-            let base = compared[0].base.as_deref().unwrap_or("the base");
             let unit = &compared[0].unit;
             let range = match (more.first(), more.last()) {
                 (Some(hi), Some(lo)) if more.len() > 1 => format!(
@@ -80,11 +79,7 @@ fn cost_findings(rows: &[CostRow]) -> Vec<String> {
                 }
                 _ => String::new(),
             };
-            out.push(format!(
-                "{step}: {} of {} variants cost more instructions per {unit} than {base}{range}.",
-                more.len(),
-                compared.len()
-            ));
+            out.push(count_sentence(step, unit, &compared, more.len(), &range));
         }
         for r in &compared {
             out.push(cost_sentence(r));
@@ -97,6 +92,35 @@ fn cost_findings(rows: &[CostRow]) -> Vec<String> {
         }
     }
     out
+}
+
+/// How many of the variants compared on a step cost more than their base: against one base by
+/// name, or, when each variant has its own (two documents compared), against "its base".
+fn count_sentence(
+    step: &str,
+    unit: &str,
+    compared: &[&CostRow],
+    more: usize,
+    range: &str,
+) -> String {
+    let bases: Vec<&str> = compared.iter().filter_map(|r| r.base.as_deref()).collect();
+    let one_base = bases.windows(2).all(|w| w[0] == w[1]);
+    let n = compared.len();
+    let within = pct(COST_TOLERANCE);
+    match (one_base, bases.first()) {
+        (true, Some(base)) if more == 0 => format!(
+            "{step}: none of {n} variants costs more instructions per {unit} than {base} (beyond {within})."
+        ),
+        (true, Some(base)) => format!(
+            "{step}: {more} of {n} variants cost more instructions per {unit} than {base}{range}."
+        ),
+        _ if more == 0 => format!(
+            "{step}: {n} variants compared each with its own base; none costs more instructions per {unit} (beyond {within})."
+        ),
+        _ => format!(
+            "{step}: {n} variants compared each with its own base; {more} cost more instructions per {unit}{range}."
+        ),
+    }
 }
 
 fn cost_sentence(r: &CostRow) -> String {

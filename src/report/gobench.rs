@@ -81,23 +81,52 @@ pub fn render(subject: &Subject) -> String {
     for (v, p) in &res.variants {
         config_line(&mut out, &format!("server-{v}"), &p.server_version);
     }
-    out.push('\n');
     // Rounds in the order they ran, so a reader sees the interleaving.
     let mut cells: Vec<&CellResult> = res.cells.iter().filter(|c| c.ok).collect();
     cells.sort_by_key(|c| c.key.round);
-    for c in cells {
-        out.push_str(&throughput_line(c));
-        out.push('\n');
-    }
+    let mut lines: Vec<String> = cells.into_iter().map(throughput_line).collect();
     for c in res.cost.iter().filter(|c| c.ok) {
-        let _ = writeln!(
-            out,
-            "BenchmarkCost/step={}/variant={} {} {} instructions/op",
+        lines.push(format!(
+            "BenchmarkCost/step={}/variant={} {} {} {COST_UNIT}",
             name_value(&c.step),
             name_value(&c.variant),
             c.counted_transactions().max(1),
             value(c.ir_per_txn)
-        );
+        ));
+    }
+    out.push_str(&unit_lines(&lines));
+    out.push('\n');
+    for l in lines {
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out
+}
+
+/// Instructions per transaction under callgrind: the same on every repeat.
+const COST_UNIT: &str = "instructions/op";
+
+/// benchstat's unit metadata (`Unit UNIT KEY=VALUE ...`) for each unit the result lines use,
+/// in the order they first appear: throughput is better higher, everything per transaction and
+/// latency better lower, and an instruction count is exact (no noise to average out).
+fn unit_lines(lines: &[String]) -> String {
+    let mut units: Vec<&str> = Vec::new();
+    for l in lines {
+        // "NAME ITERATIONS VALUE UNIT VALUE UNIT ...": the units are every other field.
+        for unit in l.split_whitespace().skip(3).step_by(2) {
+            if !units.contains(&unit) {
+                units.push(unit);
+            }
+        }
+    }
+    let mut out = String::new();
+    for unit in units {
+        let meta = match unit {
+            "tps" => "better=higher",
+            COST_UNIT => "assume=exact better=lower",
+            _ => "better=lower",
+        };
+        let _ = writeln!(out, "Unit {unit} {meta}");
     }
     out
 }
@@ -112,5 +141,17 @@ mod tests {
         config_line(&mut s, "Server A [cost]", "10.11\nx");
         assert_eq!(s, "server-a-cost: 10.11 x\n");
         assert_eq!(name_value("a b/c"), "a_b_c");
+    }
+
+    #[test]
+    fn every_unit_written_has_its_unit_line() {
+        let lines = [
+            "BenchmarkThroughput/x 10 5 tps 1 p95-ms".to_string(),
+            "BenchmarkCost/x 10 5 instructions/op".to_string(),
+        ];
+        assert_eq!(
+            unit_lines(&lines),
+            "Unit tps better=higher\nUnit p95-ms better=lower\nUnit instructions/op assume=exact better=lower\n"
+        );
     }
 }

@@ -27,6 +27,7 @@ pub mod saturation;
 pub mod sections;
 pub mod slice_table;
 pub mod subject;
+pub mod summary_json;
 pub mod sweep_chart;
 pub mod sweep_table;
 pub mod tables;

@@ -51,3 +51,62 @@ pub fn emit(subject: &Subject, format: Option<Format>, write_to: Option<&Path>) 
     }
     Ok(())
 }
+
+/// `--export-json`, `--export-csv` and `--export-markdown`, as hyperfine has them: the results
+/// document, the relative table (csv/relative.csv) and summary.md, each to a file of the
+/// user's choosing.
+#[derive(Clone, Debug, Default)]
+pub struct Exports {
+    pub json: Option<PathBuf>,
+    pub csv: Option<PathBuf>,
+    pub markdown: Option<PathBuf>,
+}
+
+impl Exports {
+    fn each(&self) -> impl Iterator<Item = (&'static str, &PathBuf)> {
+        [
+            ("--export-json", &self.json),
+            ("--export-csv", &self.csv),
+            ("--export-markdown", &self.markdown),
+        ]
+        .into_iter()
+        .filter_map(|(flag, p)| p.as_ref().map(|p| (flag, p)))
+    }
+
+    /// Before a study runs: every export's folder exists, so that a long run does not end in
+    /// an error about a path.
+    pub fn check(&self) -> Result<()> {
+        for (flag, path) in self.each() {
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+            if path.is_dir() || dir.is_some_and(|d| !d.is_dir()) {
+                return Err(cannot_write(
+                    flag,
+                    path,
+                    "not a file in an existing directory",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Write every export asked for; the results document is a copy of `results` when the
+    /// subject was read from one (a comparison has none: its merged document is written).
+    pub fn write(&self, s: &Subject, results: Option<&Path>) -> Result<()> {
+        for (flag, path) in self.each() {
+            let text = match (flag, results) {
+                ("--export-json", Some(file)) => std::fs::read_to_string(file).map_err(|e| {
+                    cannot_write(flag, path, &format!("reading {}: {e}", file.display()))
+                })?,
+                ("--export-json", None) => serde_json::to_string_pretty(&s.results)? + "\n",
+                ("--export-csv", _) => super::csv::table(&super::tables::relative_throughput(s)),
+                _ => markdown::summary(s),
+            };
+            std::fs::write(path, text).map_err(|e| cannot_write(flag, path, &e.to_string()))?;
+        }
+        Ok(())
+    }
+}
+
+fn cannot_write(flag: &str, path: &Path, why: &str) -> anyhow::Error {
+    crate::error::usage(format!("{flag}: cannot write {}: {why}", path.display()))
+}

@@ -126,6 +126,10 @@ fn throughput_unit(res: &StudyResults) -> String {
         ib.iter()
             .map(|(unit, steps)| format!("{unit} ({})", steps.join(", "))),
     );
+    // No cells yet (a study stopped before its first throughput cell): say what a cell counts.
+    if units.is_empty() {
+        units.push("transactions (or rows, or queries) per second".into());
+    }
     let mut text = units.join("; ");
     if let Some(first) = text.get(..1) {
         text = first.to_uppercase() + &text[1..];

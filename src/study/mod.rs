@@ -21,6 +21,7 @@ pub mod runner;
 mod selections;
 pub mod shard;
 mod slices;
+pub mod study_toml;
 mod sweep;
 mod throughput;
 pub mod variant;

@@ -92,6 +92,9 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
             }
         }
     }
+    // The study as it runs, before builds resolve to paths: `psbench run OUT/study.toml`
+    // runs it again.
+    super::study_toml::write(&req.out_dir, &res.study)?;
     crate::engines::variant::resolve_builds(&mut res.study)?;
     crate::engines::variant::check_scenarios(&res.study)?;
     if res.steps.is_empty() {

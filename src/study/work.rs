@@ -173,6 +173,36 @@ pub fn cells_todo(study: &Study, res: &StudyResults) -> u64 {
     n
 }
 
+/// For a results document whose study stopped before the end: one line saying how much of
+/// its work list was measured and the command that finishes it; `None` for a finished study.
+pub fn incomplete(res: &StudyResults, dir: &std::path::Path) -> Option<String> {
+    let study = &res.study;
+    let mut nothing = res.clone();
+    nothing.cells.clear();
+    nothing.cost.clear();
+    let (cells, cells_left) = (cells_todo(study, &nothing), cells_todo(study, res));
+    let (cost, cost_left) = (
+        cost_results_todo(study, &nothing),
+        cost_results_todo(study, res),
+    );
+    // A study stopped before its end has no finishing time, and cells still to do.
+    if res.finished_unix.is_some() && cells_left == 0 && cost_left == 0 {
+        return None;
+    }
+    let mut what = format!(
+        "{} of {cells} cells measured",
+        cells - cells_left.min(cells)
+    );
+    if cost > 0 {
+        what += &format!(" (cost mode: {} of {cost})", cost - cost_left.min(cost));
+    }
+    Some(format!(
+        "psbench: study {} is incomplete: {what}; finish it with: psbench run --resume {}",
+        study.name,
+        dir.display()
+    ))
+}
+
 /// Whether the document has no result for this cell yet.
 pub(super) fn missing(
     res: &StudyResults,
