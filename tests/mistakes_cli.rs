@@ -152,10 +152,10 @@ fn every_mistake_of_a_study_file_is_a_line_with_its_line_number() {
             "psbench: error: s.toml, line 3: rounds must be at least 1",
             "psbench: error: s.toml, line 4: unknown key `duraton`; did you mean `duration`?",
             &format!(
-                "psbench: error: s.toml, line 6: variant 'off': unknown scenario 'ps_of'; did you \
+                "psbench: error: s.toml, line 7: variant 'off': unknown scenario 'ps_of'; did you \
                  mean `ps_off`? (known: {scenarios})"
             ),
-            "psbench: error: s.toml, line 9: variant 'on': settings preset 'durabel' is unknown; \
+            "psbench: error: s.toml, line 10: variant 'on': settings preset 'durabel' is unknown; \
              did you mean `durable`? (known: durable)",
         ]
     );

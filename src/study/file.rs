@@ -87,14 +87,19 @@ impl Study {
         }
         let mut seen = std::collections::HashSet::new();
         for v in &self.variants {
-            let mut bad = |what: String| p.push((Place::Variant(v.name.clone()), what));
+            let mut bad = |key: &'static str, what: String| {
+                p.push((Place::VariantKey(v.name.clone(), key), what))
+            };
             if v.name.is_empty() || !seen.insert(v.name.as_str()) {
-                bad(format!("variant name '{}' is empty or repeated", v.name));
+                bad(
+                    "name",
+                    format!("variant name '{}' is empty or repeated", v.name),
+                );
             }
             let named = format!("variant '{}'", v.name);
             for o in &v.options {
                 if let Err(e) = crate::server::ServerOption::parse(o) {
-                    bad(format!("{named}: {}", text(e)));
+                    bad("options", format!("{named}: {}", text(e)));
                 }
             }
             if let Some(e) = v
@@ -102,23 +107,24 @@ impl Study {
                 .as_ref()
                 .and_then(|s| crate::engines::variant::check_preset(v, s).err())
             {
-                bad(format!("{named}: {}", text(e)));
+                bad("settings", format!("{named}: {}", text(e)));
             }
             let given = [v.basedir.is_some(), v.version.is_some(), v.build.is_some()];
             if given.iter().filter(|n| **n).count() > 1 {
-                bad(format!(
-                    "{named}: give one of basedir, version and build, not more"
-                ));
+                bad(
+                    "name",
+                    format!("{named}: give one of basedir, version and build, not more"),
+                );
             }
             if let Some(Err(e)) = v.build.as_ref().map(crate::engines::from_source::check) {
-                bad(format!("{named}: {}", text(e)));
+                bad("build", format!("{named}: {}", text(e)));
             }
             if let Some(Err(e)) = v
                 .version
                 .as_ref()
                 .map(|r| crate::engines::releases::Release::parse(r))
             {
-                bad(format!("{named}: {}", text(e)));
+                bad("version", format!("{named}: {}", text(e)));
             }
         }
         if !self.variants.is_empty() {
@@ -128,7 +134,14 @@ impl Study {
                     .variants
                     .iter()
                     .find(|v| e.starts_with(&format!("variant '{}'", v.name)))
-                    .map_or(Place::Study, |v| Place::Variant(v.name.clone()));
+                    .map_or(Place::Study, |v| {
+                        // The key the message is about, where it names one.
+                        let key = ["scenario", "settings", "engine", "build", "version"]
+                            .into_iter()
+                            .find(|k| e[v.name.len() + 10..].contains(k))
+                            .unwrap_or("name");
+                        Place::VariantKey(v.name.clone(), key)
+                    });
                 p.push((at, e));
             }
         }

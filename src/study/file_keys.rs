@@ -25,6 +25,8 @@ pub enum Place {
     Key(&'static str),
     /// The variant of this name.
     Variant(String),
+    /// A key of the variant of this name (its `name` where the key is not written).
+    VariantKey(String, &'static str),
     /// The workload entry at this index.
     Workload(usize),
 }
@@ -273,10 +275,17 @@ pub fn place_of(text: &str, place: &Place) -> Option<usize> {
             }
             None
         }
-        Place::Variant(name) => entries("variant").iter().find_map(|t| {
-            let (k, v) = t.get_key_value("name")?;
-            (v.get_ref().as_str() == Some(name)).then(|| k.span().start)
-        }),
+        Place::Variant(name) | Place::VariantKey(name, _) => {
+            let key = match place {
+                Place::VariantKey(_, key) => *key,
+                _ => "name",
+            };
+            entries("variant").iter().find_map(|t| {
+                let (k, v) = t.get_key_value("name")?;
+                (v.get_ref().as_str() == Some(name))
+                    .then(|| key_in(t, key).unwrap_or(k.span().start))
+            })
+        }
         Place::Workload(i) => entries("workload")
             .get(*i)
             .and_then(|t| key_in(t, "workload")),
