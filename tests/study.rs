@@ -205,13 +205,19 @@ fn bad_variant_option_and_bad_file_are_usage_errors() {
     let o = psbench(tmp.path()).arg("run").arg(&bad).output().unwrap();
     let t = text(&o);
     assert_eq!(o.status.code(), Some(2), "{t}");
-    assert!(
-        t.contains("study.toml, line 2") && t.contains("threds"),
-        "{t}"
-    );
+    // Every mistake at once, a line each: the misspelt key, and no variant or workload.
+    let lines: Vec<String> = String::from_utf8_lossy(&o.stderr)
+        .trim()
+        .lines()
+        .map(|l| l.replace(&format!("{}", bad.display()), "study.toml"))
+        .collect();
     assert_eq!(
-        String::from_utf8_lossy(&o.stderr).trim().lines().count(),
-        1,
+        lines,
+        [
+            "psbench: error: study.toml, line 2: unknown key `threds`; did you mean `threads`?",
+            "psbench: error: study.toml: no [[variant]]: a study compares at least one variant",
+            "psbench: error: study.toml: no [[workload]]: name at least one workload step",
+        ],
         "{t}"
     );
 

@@ -9,6 +9,7 @@ mod fetch;
 mod history;
 mod insert_benchmark;
 mod merge;
+mod parse_errors;
 mod report;
 mod run;
 mod sandbox;
@@ -76,7 +77,16 @@ impl Cli {
 /// Parse, run, and turn the outcome into an exit code (0 ok, 1 failed, 2 bad usage or input).
 pub fn main() -> i32 {
     secret_args::scrub_password_from_process_title();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => match parse_errors::outcome(e) {
+            parse_errors::Outcome::ClapsOwn(e) => e.exit(),
+            parse_errors::Outcome::OneLine(line) => {
+                eprintln!("psbench: error: {line}");
+                return error::EXIT_USAGE;
+            }
+        },
+    };
     crate::server::registry::install_signal_handler();
     let home = cli.home();
     let history = crate::history::path(cli.history.as_deref(), home.root());
@@ -95,7 +105,9 @@ pub fn main() -> i32 {
     match result {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("psbench: error: {}", error::one_line(&e));
+            for line in error::lines(&e) {
+                eprintln!("psbench: error: {line}");
+            }
             error::exit_code(&e)
         }
     }

@@ -50,14 +50,17 @@ pub const DEFAULT: &str = "pfs-overhead";
 
 pub fn builtin(name: &str) -> Result<Study> {
     let (_, text) = BUILTIN.iter().find(|(n, _)| *n == name).ok_or_else(|| {
-        usage(format!(
-            "unknown study '{name}': not a file, and not one of the built-in studies ({})",
-            BUILTIN
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
+        let names = || BUILTIN.iter().map(|(n, _)| *n);
+        match crate::error::did_you_mean(name, names()) {
+            Some(near) => usage(format!(
+                "unknown study '{name}'; did you mean `{near}`? (not a file, and not a built-in \
+                 study: `psbench studies` lists them)"
+            )),
+            None => usage(format!(
+                "unknown study '{name}': not a file, and not one of the built-in studies ({})",
+                names().collect::<Vec<_>>().join(", ")
+            )),
+        }
     })?;
     parse(text, &format!("built-in study {name}"))
 }

@@ -2,6 +2,7 @@
 //! durations and rounds to run, and what counts as a change. Mistakes are reported with the
 //! file, line and key.
 
+pub use super::file_keys::Place;
 use crate::error::usage;
 pub use crate::results::study::{
     CostSettings, Dataset, Limits, Mode, Schedule, Study, Variant, WorkloadStep, INSERT_BENCHMARK,
@@ -11,24 +12,36 @@ use crate::workloads::pgbench::{is_pgbench, PGBENCH_WORKLOADS};
 use crate::workloads::sysbench::{OltpOptions, SYSBENCH_WORKLOADS};
 use anyhow::Result;
 
-/// A study file's text → a checked study. `origin` names the file in messages.
+/// A study file's text → a checked study. `origin` names the file in messages. Every mistake
+/// found is reported at once, a line each, with its line in the file where it has one.
 pub fn parse(text: &str, origin: &str) -> Result<Study> {
-    let mut study: Study = toml::from_str(text).map_err(|e| {
-        let place = e
-            .span()
-            .map(|s| {
-                let line = text[..s.start.min(text.len())].matches('\n').count() + 1;
-                format!(", line {line}")
-            })
-            .unwrap_or_default();
-        usage(format!(
-            "{origin}{place}: {}",
-            e.message().trim().replace('\n', " ")
-        ))
-    })?;
-    super::sweep::expand(&mut study, origin, &crate::engines::catalogue::releases)?;
-    study.check(origin)?;
-    Ok(study)
+    let (study, found) = super::file_keys::read(text);
+    let mut lines: Vec<(Option<usize>, String)> = found;
+    if let Some(mut study) = study {
+        match super::sweep::expand(&mut study, origin, &crate::engines::catalogue::releases) {
+            Err(e) => return Err(e),
+            Ok(()) => {
+                for (place, what) in study.problems() {
+                    lines.push((super::file_keys::place_of(text, &place), what));
+                }
+            }
+        }
+        if lines.is_empty() {
+            return Ok(study);
+        }
+    }
+    lines.sort_by_key(|(at, _)| at.unwrap_or(usize::MAX));
+    let lines = lines
+        .into_iter()
+        .map(|(at, what)| match at {
+            Some(at) => format!(
+                "{origin}, line {}: {what}",
+                super::file_keys::line_of(text, at)
+            ),
+            None => format!("{origin}: {what}"),
+        })
+        .collect();
+    Err(crate::error::mistakes(lines).expect("a study that did not parse has a mistake"))
 }
 
 impl Study {
@@ -60,153 +73,217 @@ impl Study {
         Ok(())
     }
 
-    fn check(&self, origin: &str) -> Result<()> {
-        let bad = |what: String| Err(usage(format!("{origin}: {what}")));
+    /// Every mistake of a parsed study, with where it is.
+    pub fn problems(&self) -> Vec<(Place, String)> {
+        let mut p: Vec<(Place, String)> = Vec::new();
+        let text = |e: anyhow::Error| crate::error::one_line(&e);
         if self.variants.is_empty() {
-            return bad("no [[variant]]: a study compares at least one variant".into());
+            let what = "no [[variant]]: a study compares at least one variant";
+            p.push((Place::Study, what.into()));
         }
         if self.workloads.is_empty() {
-            return bad("no [[workload]]: name at least one workload step".into());
+            let what = "no [[workload]]: name at least one workload step";
+            p.push((Place::Study, what.into()));
         }
         let mut seen = std::collections::HashSet::new();
         for v in &self.variants {
+            let mut bad = |key: &'static str, what: String| {
+                p.push((Place::VariantKey(v.name.clone(), key), what))
+            };
             if v.name.is_empty() || !seen.insert(v.name.as_str()) {
-                return bad(format!("variant name '{}' is empty or repeated", v.name));
+                bad(
+                    "name",
+                    format!("variant name '{}' is empty or repeated", v.name),
+                );
             }
+            let named = format!("variant '{}'", v.name);
             for o in &v.options {
-                crate::server::ServerOption::parse(o)
-                    .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
+                if let Err(e) = crate::server::ServerOption::parse(o) {
+                    bad("options", format!("{named}: {}", text(e)));
+                }
             }
-            if let Some(p) = &v.settings {
-                crate::engines::variant::check_preset(v, p)
-                    .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
+            if let Some(e) = v
+                .settings
+                .as_ref()
+                .and_then(|s| crate::engines::variant::check_preset(v, s).err())
+            {
+                bad("settings", format!("{named}: {}", text(e)));
             }
-            let named = [v.basedir.is_some(), v.version.is_some(), v.build.is_some()];
-            if named.iter().filter(|n| **n).count() > 1 {
-                return bad(format!(
-                    "variant '{}': give one of basedir, version and build, not more",
-                    v.name
-                ));
+            let given = [v.basedir.is_some(), v.version.is_some(), v.build.is_some()];
+            if given.iter().filter(|n| **n).count() > 1 {
+                bad(
+                    "name",
+                    format!("{named}: give one of basedir, version and build, not more"),
+                );
             }
-            if let Some(b) = &v.build {
-                crate::engines::from_source::check(b)
-                    .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
+            if let Some(Err(e)) = v.build.as_ref().map(crate::engines::from_source::check) {
+                bad("build", format!("{named}: {}", text(e)));
             }
-            if let Some(ver) = &v.version {
-                crate::engines::releases::Release::parse(ver)
-                    .map_err(|e| usage(format!("{origin}: variant '{}': {e}", v.name)))?;
+            if let Some(Err(e)) = v
+                .version
+                .as_ref()
+                .map(|r| crate::engines::releases::Release::parse(r))
+            {
+                bad("version", format!("{named}: {}", text(e)));
             }
         }
-        crate::engines::study_checks::check(self).map_err(|e| usage(format!("{origin}: {e}")))?;
+        if !self.variants.is_empty() {
+            if let Err(e) = crate::engines::study_checks::check(self) {
+                let e = text(e);
+                let at = self
+                    .variants
+                    .iter()
+                    .find(|v| e.starts_with(&format!("variant '{}'", v.name)))
+                    .map_or(Place::Study, |v| {
+                        // The key the message is about, where it names one.
+                        let key = ["scenario", "settings", "engine", "build", "version"]
+                            .into_iter()
+                            .find(|k| e[v.name.len() + 10..].contains(k))
+                            .unwrap_or("name");
+                        Place::VariantKey(v.name.clone(), key)
+                    });
+                p.push((at, e));
+            }
+        }
+        let names = || self.variants.iter().map(|v| v.name.as_str());
+        let no_variant = |key: &str, n: &str| {
+            format!(
+                "{key} names '{n}', which is no variant{}",
+                crate::error::suggestion(n, names())
+            )
+        };
         for [new, base] in &self.pairs {
             for v in [new, base] {
-                if !self.variants.iter().any(|x| &x.name == v) {
-                    return bad(format!("pairs names '{v}', which is no variant"));
+                if !names().any(|x| x == v) {
+                    p.push((Place::Key("pairs"), no_variant("pairs", v)));
                 }
             }
             if new == base {
-                return bad(format!("pairs compares '{new}' with itself"));
+                p.push((
+                    Place::Key("pairs"),
+                    format!("pairs compares '{new}' with itself"),
+                ));
             }
         }
-        if let Some(b) = &self.base {
-            if !self.variants.iter().any(|v| &v.name == b) {
-                return bad(format!("base = '{b}' names no variant"));
-            }
+        if let Some(b) = self.base.as_ref().filter(|b| !names().any(|x| x == *b)) {
+            let what = format!(
+                "base = '{b}' names no variant{}",
+                crate::error::suggestion(b, names())
+            );
+            p.push((Place::Key("base"), what));
         }
-        if let Some(tv) = &self.throughput_variants {
-            for n in tv {
-                if !self.variants.iter().any(|v| &v.name == n) {
-                    return bad(format!(
-                        "throughput_variants names '{n}', which is no variant"
-                    ));
-                }
+        for n in self.throughput_variants.iter().flatten() {
+            if !names().any(|x| x == n) {
+                p.push((
+                    Place::Key("throughput_variants"),
+                    no_variant("throughput_variants", n),
+                ));
             }
         }
         if self.locate {
-            check_locate(self).map_err(|e| usage(format!("{origin}: locate: {e}")))?;
+            if let Err(e) = check_locate(self) {
+                p.push((Place::Key("locate"), format!("locate: {e}")));
+            }
         }
-        self.check_selections()
-            .map_err(|e| usage(format!("{origin}: {e}")))?;
-        self.check_schedule()
-            .map_err(|e| usage(format!("{origin}: {e}")))?;
+        if let Err(e) = self.check_selections() {
+            p.push((Place::Study, e));
+        }
+        if let Err(e) = self.check_schedule() {
+            p.push((Place::Key("schedule"), e));
+        }
         if self.rounds == 0 {
-            return bad("rounds must be at least 1".into());
+            p.push((Place::Key("rounds"), "rounds must be at least 1".into()));
         }
         if !(self.duration.is_finite() && self.duration > 0.0) {
-            return bad(format!(
+            let what = format!(
                 "duration must be more than 0 seconds (got {})",
                 self.duration
-            ));
+            );
+            p.push((Place::Key("duration"), what));
         }
         if !(self.warmup.is_finite() && self.warmup >= 0.0) {
-            return bad(format!(
-                "warmup must be 0 or more seconds (got {})",
-                self.warmup
-            ));
+            let what = format!("warmup must be 0 or more seconds (got {})", self.warmup);
+            p.push((Place::Key("warmup"), what));
         }
         if !(self.threshold.is_finite() && self.threshold >= 0.0 && self.threshold < 1.0) {
-            return bad(format!(
-                "threshold must be in [0, 1) (got {})",
-                self.threshold
-            ));
+            let what = format!("threshold must be in [0, 1) (got {})", self.threshold);
+            p.push((Place::Key("threshold"), what));
         }
-        for w in &self.workloads {
+        for (i, w) in self.workloads.iter().enumerate() {
+            let named = format!("workload '{}'", w.label());
+            let mut bad = |what: String| p.push((Place::Workload(i), what));
             if w.is_insert_benchmark() {
-                self.ibench_steps(w)
-                    .map_err(|e| usage(format!("{origin}: workload '{}': {e}", w.label())))?;
+                if let Err(e) = self.ibench_steps(w) {
+                    bad(format!("{named}: {}", text(e)));
+                }
                 continue;
             }
             if w.steps.is_some() {
-                return bad(format!(
-                    "workload '{}': steps are for {INSERT_BENCHMARK} only",
-                    w.label()
-                ));
+                bad(format!("{named}: steps are for {INSERT_BENCHMARK} only"));
             }
             if !SYSBENCH_WORKLOADS.contains(&w.workload.as_str()) && !is_pgbench(&w.workload) {
-                return bad(format!(
-                    "unknown workload '{}'; known: {}, {INSERT_BENCHMARK}, and on PostgreSQL {}",
+                let known = SYSBENCH_WORKLOADS
+                    .iter()
+                    .chain(PGBENCH_WORKLOADS)
+                    .copied()
+                    .chain([INSERT_BENCHMARK]);
+                bad(format!(
+                    "unknown workload '{}'{} (known: {}, {INSERT_BENCHMARK}, and on PostgreSQL {})",
                     w.workload,
+                    crate::error::suggestion(&w.workload, known),
                     SYSBENCH_WORKLOADS.join(", "),
                     PGBENCH_WORKLOADS.join(", ")
                 ));
+                continue;
             }
             let threads = w.threads.as_ref().unwrap_or(&self.threads);
             if threads.is_empty() || threads.contains(&0) {
-                return bad(format!(
-                    "workload '{}': thread counts must be at least 1 (got {threads:?})",
-                    w.label()
+                bad(format!(
+                    "{named}: thread counts must be at least 1 (got {threads:?})"
                 ));
             }
-            self.workload_options(w)
-                .map_err(|e| usage(format!("{origin}: workload '{}': {e}", w.label())))?;
-            self.pgbench_options(w)
-                .map_err(|e| usage(format!("{origin}: workload '{}': {e}", w.label())))?;
-            if let Some(events) = &w.cost_events {
-                crate::cost::Plan::check(events)
-                    .map_err(|e| usage(format!("{origin}: workload '{}': {e}", w.label())))?;
+            let options = [
+                self.workload_options(w).err(),
+                self.pgbench_options(w).err(),
+            ];
+            for e in options.into_iter().flatten() {
+                bad(format!("{named}: {}", text(e)));
+            }
+            if let Some(Err(e)) = w
+                .cost_events
+                .as_ref()
+                .map(|ev| crate::cost::Plan::check(ev))
+            {
+                bad(format!("{named}: {e}"));
             }
         }
-        super::regime::check(self).map_err(|e| usage(format!("{origin}: {e}")))?;
+        if !self.variants.is_empty() {
+            if let Err(e) = super::regime::check(self) {
+                p.push((Place::Study, text(e)));
+            }
+        }
         let cells = self.cells();
         // After the entries' own checks: an Insert Benchmark step's label needs its steps.
-        if let Some(cw) = &self.cost_workloads {
-            for n in cw {
-                let entry = self.workloads.iter().any(|w| &w.label() == n);
-                if !entry && !cells.iter().any(|(l, _)| l == n) {
-                    return bad(format!(
-                        "cost_workloads names '{n}', which is no workload step"
-                    ));
-                }
+        for n in self.cost_workloads.iter().flatten() {
+            let entry = self.workloads.iter().any(|w| &w.label() == n);
+            if !entry && !cells.iter().any(|(l, _)| l == n) {
+                let labels: Vec<String> = cells.iter().map(|(l, _)| l.clone()).collect();
+                let what = format!(
+                    "cost_workloads names '{n}', which is no workload step{}",
+                    crate::error::suggestion(n, labels.iter().map(String::as_str))
+                );
+                p.push((Place::Key("cost_workloads"), what));
             }
         }
         let steps: Vec<String> = cells.iter().map(|(l, _)| l.clone()).collect();
         let threads: Vec<u32> = cells.iter().map(|(_, t)| *t).collect();
-        self.profile
-            .check(&steps, &threads, self.rounds)
-            .map_err(|e| usage(format!("{origin}: {e}")))?;
-        crate::cost::Plan::check(&self.cost.events)
-            .map_err(|e| usage(format!("{origin}: cost.events: {e}")))?;
-        Ok(())
+        if let Err(e) = self.profile.check(&steps, &threads, self.rounds) {
+            p.push((Place::Key("profile"), text(e)));
+        }
+        if let Err(e) = crate::cost::Plan::check(&self.cost.events) {
+            p.push((Place::Key("cost.events"), format!("cost.events: {e}")));
+        }
+        p
     }
 
     /// (tables, rows per table) of the dataset: sized from the variants' buffer pools when
@@ -242,7 +319,10 @@ impl Study {
         for (k, v) in &w.options {
             let key = k.replace('-', "_");
             if !table.contains_key(&key) {
-                return Err(usage(format!("unknown workload option '{k}'")));
+                return Err(usage(format!(
+                    "unknown workload option '{k}'{}",
+                    crate::error::suggestion(&key, table.keys().map(String::as_str))
+                )));
             }
             table.insert(key, v.clone());
         }

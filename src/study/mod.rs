@@ -7,6 +7,7 @@ mod context;
 mod cost_runner;
 pub mod dataset;
 pub mod file;
+mod file_keys;
 pub mod host_probe;
 pub mod ibench_cost;
 mod insert_benchmark;

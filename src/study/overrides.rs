@@ -100,9 +100,11 @@ impl Overrides {
         if let Some(names) = &self.variants {
             for n in names {
                 if !s.variants.iter().any(|v| &v.name == n) {
+                    let names = s.variants.iter().map(|v| v.name.as_str());
                     return Err(usage(format!(
-                        "--variants: no variant '{n}' in study {} (it has: {})",
+                        "--variants: no variant '{n}' in study {}{} (it has: {})",
                         s.name,
+                        crate::error::suggestion(n, names),
                         s.variants
                             .iter()
                             .map(|v| v.name.as_str())
@@ -131,9 +133,11 @@ impl Overrides {
                     .iter()
                     .any(|w| &w.label() == n || &w.workload == n)
                 {
+                    let labels: Vec<String> = s.workloads.iter().map(|w| w.label()).collect();
                     return Err(usage(format!(
-                        "--workloads: no workload step '{n}' in study {} (it has: {})",
+                        "--workloads: no workload step '{n}' in study {}{} (it has: {})",
                         s.name,
+                        crate::error::suggestion(n, labels.iter().map(String::as_str)),
                         s.workloads
                             .iter()
                             .map(|w| w.label())
@@ -160,8 +164,28 @@ impl Overrides {
                 }
             }
         }
+        if let Some(w) = few_rounds(s, self.rounds.is_some()) {
+            eprintln!("psbench: warning: {w}");
+        }
         super::runner::check_client_limits(s)
     }
+}
+
+/// The warning for a study measuring throughput in fewer rounds than a verdict needs (cost
+/// mode counts instructions, the same in every round): `from_option` when `--rounds` set them.
+pub fn few_rounds(s: &Study, from_option: bool) -> Option<String> {
+    let min = crate::stats::MIN_ROUNDS;
+    if s.mode == Mode::Cost || s.rounds as usize >= min {
+        return None;
+    }
+    let from = match from_option {
+        true => format!("--rounds {}", s.rounds),
+        false => format!("study {} has rounds = {}", s.name, s.rounds),
+    };
+    Some(format!(
+        "{from}: fewer than {min} rounds can resolve no throughput difference (an interval \
+         needs 2 rounds, a verdict {min}): every throughput comparison will say not resolved"
+    ))
 }
 
 /// Without `--full`, the variants marked `full_only` are left out, and with them the pairs
@@ -223,6 +247,23 @@ fn full_size(s: &mut Study, f: &crate::results::study::FullSize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fewer_than_3_rounds_of_throughput_are_warned_about() {
+        let mut s = crate::study::builtin::builtin("pfs-overhead").unwrap();
+        assert_eq!(few_rounds(&s, false), None);
+        s.rounds = 2;
+        assert_eq!(
+            few_rounds(&s, true).unwrap(),
+            "--rounds 2: fewer than 3 rounds can resolve no throughput difference (an interval \
+             needs 2 rounds, a verdict 3): every throughput comparison will say not resolved"
+        );
+        assert!(few_rounds(&s, false)
+            .unwrap()
+            .starts_with("study pfs-overhead has rounds = 2: "));
+        s.mode = Mode::Cost;
+        assert_eq!(few_rounds(&s, true), None);
+    }
 
     #[test]
     fn full_applies_a_study_s_seed_sized_settings() {

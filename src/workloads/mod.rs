@@ -23,7 +23,14 @@ pub fn workload_by_name(
     }
     if !SYSBENCH_WORKLOADS.contains(&name) {
         return Err(crate::error::usage(format!(
-            "unknown workload '{name}'; valid workloads: {}, {}",
+            "unknown workload '{name}'{} (valid workloads: {}, {})",
+            crate::error::suggestion(
+                name,
+                SYSBENCH_WORKLOADS
+                    .iter()
+                    .chain(pgbench::PGBENCH_WORKLOADS)
+                    .copied()
+            ),
             SYSBENCH_WORKLOADS.join(", "),
             pgbench::PGBENCH_WORKLOADS.join(", ")
         )));

@@ -29,7 +29,8 @@ pub fn options(name: &str, flavour: Flavour) -> Result<Vec<ServerOption>> {
             Ok(v)
         }
         other => Err(usage(format!(
-            "settings preset '{other}' is unknown (known: {})",
+            "settings preset '{other}' is unknown{} (known: {})",
+            crate::error::suggestion(other, NAMES.iter().copied()),
             NAMES.join(", ")
         ))),
     }

@@ -261,7 +261,8 @@ pub fn scenario(name: &str) -> Result<Scenario> {
         },
         other => {
             return Err(usage(format!(
-                "unknown scenario '{other}'; known: {}",
+                "unknown scenario '{other}'{} (known: {})",
+                crate::error::suggestion(other, NAMES.iter().copied()),
                 NAMES.join(", ")
             )))
         }

@@ -179,8 +179,9 @@ impl Engine for Postgres {
         if let Some(sc) = &v.scenario {
             if !scenarios::is_pg_scenario(sc) {
                 return Err(usage(format!(
-                    "variant '{}': scenario '{sc}' is not a PostgreSQL scenario; known: {}",
+                    "variant '{}': scenario '{sc}' is not a PostgreSQL scenario{} (known: {})",
                     v.name,
+                    crate::error::suggestion(sc, scenarios::NAMES.iter().copied()),
                     scenarios::NAMES.join(", ")
                 )));
             }

@@ -40,7 +40,8 @@ pub fn is_pg_scenario(name: &str) -> bool {
 pub fn scenario(name: &str) -> Result<PgScenario> {
     let Some(&name) = NAMES.iter().find(|&&n| n == name) else {
         return Err(usage(format!(
-            "unknown PostgreSQL scenario '{name}'; known: {}",
+            "unknown PostgreSQL scenario '{name}'{} (known: {})",
+            crate::error::suggestion(name, NAMES.iter().copied()),
             NAMES.join(", ")
         )));
     };
