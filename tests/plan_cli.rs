@@ -72,7 +72,7 @@ fn a_plan_says_what_a_study_fetches_and_runs_and_starts_nothing() {
     );
     assert!(out.contains("\nthroughput: 8 cell(s) = 2 round(s) × 2 variant(s) × 2 cell(s) (point_select at 1, 2), 0.1 s warm-up and 0.5 s measured each, schedule turns\n"), "{out}");
     assert!(
-        out.contains("\nnote: 2 round(s): intervals need at least 3"),
+        out.contains("\nnote: 2 round(s): a verdict needs at least 3, so every throughput and CPU comparison will say not resolved\n"),
         "{out}"
     );
     assert_eq!(

@@ -41,7 +41,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Private MySQL-family servers: start, stop, list, snapshot
+    /// Private server sandboxes (MariaDB, MySQL, PostgreSQL): start, stop, list, snapshot
     #[command(subcommand)]
     Sandbox(sandbox::SandboxCmd),
     /// sysbench-compatible OLTP workloads (WORKLOAD prepare|run|cleanup), or insert-benchmark

@@ -87,7 +87,7 @@ pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()>
             let defined = match a.plan {
                 true => {
                     let mut d = study.clone();
-                    Overrides::default().apply(&mut d)?;
+                    Overrides::as_defined(&mut d)?;
                     Some(d)
                 }
                 false => None,

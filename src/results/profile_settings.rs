@@ -37,7 +37,7 @@ impl Default for ProfileSettings {
 /// The `[profile]` table as written; `enabled` defaults to true there.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Table {
+pub struct ProfileTable {
     #[serde(default = "yes")]
     enabled: bool,
     #[serde(default)]
@@ -54,8 +54,8 @@ fn yes() -> bool {
     true
 }
 
-impl From<Table> for ProfileSettings {
-    fn from(t: Table) -> Self {
+impl From<ProfileTable> for ProfileSettings {
+    fn from(t: ProfileTable) -> Self {
         let d = ProfileSettings::default();
         ProfileSettings {
             enabled: t.enabled,
@@ -86,7 +86,7 @@ impl<'de> Deserialize<'de> for ProfileSettings {
                 self,
                 m: A,
             ) -> Result<Self::Value, A::Error> {
-                let t = Table::deserialize(serde::de::value::MapAccessDeserializer::new(m))?;
+                let t = ProfileTable::deserialize(serde::de::value::MapAccessDeserializer::new(m))?;
                 Ok(t.into())
             }
         }

@@ -6,7 +6,7 @@
 //! The known keys of each table are the fields its serde struct asks for (`fields_of`), so
 //! they cannot drift from what serde accepts.
 
-use crate::results::profile_settings::ProfileSettings;
+use crate::results::profile_settings::ProfileTable;
 pub use crate::results::study::Study;
 use crate::results::study::{
     BuildSpec, CostSettings, CpuPlacement, Dataset, FullSize, Limits, Variant, WorkloadStep,
@@ -100,7 +100,7 @@ impl Kind {
             Kind::Dataset => fields_of::<Dataset>(),
             Kind::Cost => fields_of::<CostSettings>(),
             Kind::Limits => fields_of::<Limits>(),
-            Kind::Profile => fields_of::<ProfileSettings>(),
+            Kind::Profile => fields_of::<ProfileTable>(),
             Kind::Full => fields_of::<FullSize>(),
             Kind::Cpus => fields_of::<CpuPlacement>(),
         }
@@ -314,12 +314,21 @@ mod tests {
         for kind in [
             Kind::Study,
             Kind::Variant,
+            Kind::Build,
             Kind::Workload,
             Kind::Dataset,
             Kind::Cost,
+            Kind::Limits,
+            Kind::Profile,
+            Kind::Full,
+            Kind::Cpus,
         ] {
             assert!(!kind.fields().is_empty(), "{kind:?}");
         }
+        // A [profile] table is read by hand (profile = true is a table too): its keys are
+        // the written table's.
+        let (study, found) = read("name = \"t\"\n[profile]\nenabled = true\nfrequency = 99\n");
+        assert!(found.is_empty() && study.is_some());
         let e = toml::from_str::<Dataset>("nope = 1")
             .unwrap_err()
             .to_string();

@@ -21,6 +21,20 @@ pub struct Overrides {
 
 impl Overrides {
     pub fn apply(&self, s: &mut Study) -> Result<()> {
+        self.reshape(s)?;
+        if let Some(w) = few_rounds(s, self.rounds.is_some()) {
+            eprintln!("psbench: warning: {w}");
+        }
+        super::runner::check_client_limits(s)
+    }
+
+    /// The study as its file defines it, without any override: what a measured time is for
+    /// (`--plan`). Warns of nothing: the study as run is warned of.
+    pub fn as_defined(s: &mut Study) -> Result<()> {
+        Overrides::default().reshape(s)
+    }
+
+    fn reshape(&self, s: &mut Study) -> Result<()> {
         if self.full {
             // Every scenario in both modes, at full size.
             s.throughput_variants = None;
@@ -164,10 +178,7 @@ impl Overrides {
                 }
             }
         }
-        if let Some(w) = few_rounds(s, self.rounds.is_some()) {
-            eprintln!("psbench: warning: {w}");
-        }
-        super::runner::check_client_limits(s)
+        Ok(())
     }
 }
 

@@ -163,7 +163,7 @@ fn render(study: &Study, origin: &str) -> String {
     if study.mode != Mode::Cost && study.rounds < 3 {
         let _ = writeln!(
             s,
-            "note: {} round(s): intervals need at least 3, so throughput and CPU ratios will not be resolved",
+            "note: {} round(s): a verdict needs at least 3, so every throughput and CPU comparison will say not resolved",
             study.rounds
         );
     }
