@@ -17,6 +17,7 @@ pub mod probes;
 pub mod profile;
 pub mod report;
 pub mod results;
+pub mod run;
 pub mod server;
 pub mod stats;
 pub mod study;

@@ -40,7 +40,7 @@ type StageList = (&'static str, &'static [&'static str]);
 #[rustfmt::skip]
 const RULES: &[StageList] = &[
     ("builds", &["server"]),
-    ("cli", &["builds", "connection", "console", "driver", "engines", "history", "ibench", "report", "results", "server", "study", "workloads"]),
+    ("cli", &["builds", "connection", "console", "driver", "engines", "history", "ibench", "report", "results", "run", "server", "study", "workloads"]),
     ("connection", &[]),
     ("console", &["connection", "driver", "ibench", "results", "workloads"]),
     ("cost", &["connection", "results", "server", "workloads"]),
@@ -53,9 +53,10 @@ const RULES: &[StageList] = &[
     ("profile", &["results"]),
     ("report", &["results", "stats"]),
     ("results", &[]),
+    ("run", &["connection", "cost", "driver", "engines", "ibench", "probes", "profile", "results", "server", "stats", "study", "workloads"]),
     ("server", &["connection", "results"]),
     ("stats", &[]),
-    ("study", &["connection", "cost", "driver", "engines", "ibench", "probes", "profile", "results", "server", "stats", "workloads"]),
+    ("study", &["cost", "driver", "engines", "results", "server", "stats", "workloads"]),
     ("workloads", &["connection", "results"]),
 ];
 
@@ -88,8 +89,10 @@ const LIMITS: &[Limit] = &[
     ImportedOnlyBy("cli", &[]),
     ImportedOnlyBy("console", &["cli"]),
     ImportsOnly("connection", &[]),
-    // The study runs cost mode, not the other way round.
-    NeverImports("cost", &["study"]),
+    // A run counts with cost mode, not the other way round.
+    NeverImports("cost", &["run", "study"]),
+    // What a study is never depends on how it runs.
+    NeverImports("study", &["run"]),
     // An engine is a server flavour plus a client, and says how cost mode counts its work and
     // how its server is built from source.
     ImportsOnly("engines", &["builds", "connection", "cost", "probes", "results", "server", "workloads"]),
@@ -99,10 +102,10 @@ const LIMITS: &[Limit] = &[
     ImportsOnly("report", &["results", "stats"]),
     ImportsOnly("history", &["results", "stats"]),
     ImportsOnly("results", &[]),
-    NeverImports("server", &["cli", "console", "driver", "engines", "report", "study", "workloads"]),
+    NeverImports("server", &["cli", "console", "driver", "engines", "report", "run", "study", "workloads"]),
     ImportsOnly("stats", &[]),
     // Workloads speak to a connection, never to a server.
-    NeverImports("workloads", &["cli", "console", "driver", "report", "server", "study"]),
+    NeverImports("workloads", &["cli", "console", "driver", "report", "run", "server", "study"]),
 ];
 
 /// Folders that never import each other, either way: each engine family keeps its own

@@ -11,20 +11,24 @@ use std::process::{Command, Output};
 
 /// The installed PostgreSQL 15's Debian source, if the setup step fetched it.
 fn source_or_skip() -> Option<String> {
-    let version = psbench::builds::debian::installed_version("postgresql-15")?;
+    let version = common::require::or_unmet(
+        psbench::builds::debian::installed_version("postgresql-15"),
+        "Debian's postgresql-15 is not installed",
+        "bash scripts/setup.sh",
+    )?;
     let plain = version.split_once(':').map_or(version.as_str(), |(_, v)| v);
     let tree = psbench::server::fetch::cache_dir()
         .join("sources")
         .join(format!("postgresql-15_{plain}"))
         .join("tree/.unpacked");
-    if !tree.is_file() {
-        eprintln!(
-            "SKIPPED: the source of postgresql-15 {version} is not in {} (bash scripts/setup.sh fetches it; see its output)",
+    common::require::or_unmet(
+        tree.is_file().then_some(version.clone()),
+        &format!(
+            "the source of postgresql-15 {version} is not in {}",
             psbench::server::fetch::cache_dir().display()
-        );
-        return None;
-    }
-    Some(version)
+        ),
+        "bash scripts/setup.sh (or psbench build postgres debian:postgresql-15 --source-only)",
+    )
 }
 
 struct Builds {

@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::{cached_release_or_skip, run_study};
+use common::require::cached_release;
+use common::run_study;
 
 /// A built-in study with some of its variants, small data and small cost windows.
 fn tiny(builtin: &str, keep_variants: &[&str]) -> String {
@@ -61,7 +62,7 @@ fn pg_stat_overhead_tiny_end_to_end() {
 
 #[test]
 fn pg_versions_tiny_end_to_end() {
-    if cached_release_or_skip("postgres-17.2.0").is_none() {
+    if cached_release("postgres-17.2.0").is_none() {
         return;
     }
     let (r, md) = run_study(&tiny("pg-versions", &["pg15", "pg17"]));

@@ -7,8 +7,8 @@ mod common;
 
 use psbench::connection::Session;
 use psbench::cost::{self, Counter, ExitDumps, Plan, Target};
+use psbench::run::dataset;
 use psbench::server::{Home, Sandbox, SandboxSpec};
-use psbench::study::dataset;
 use psbench::workloads::sysbench::{sysbench_workload, OltpOptions};
 use std::path::Path;
 use std::time::Duration;

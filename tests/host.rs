@@ -17,18 +17,20 @@ fn first_cpus(n: usize) -> CpuList {
     CpuList::of(allowed().cpus().iter().copied().take(n).collect())
 }
 
-/// Two CPUs, or None (with the reason printed) on a host that allows one.
+/// Two CPUs, or None (said why) on a host that allows one.
 fn two_cpus_or_skip() -> Option<(usize, usize)> {
-    match allowed().cpus() {
+    let two = match allowed().cpus() {
         [a, b, ..] => Some((*a, *b)),
-        _ => {
-            eprintln!(
-                "SKIPPED: placement needs two CPUs; psbench may use only {}",
-                allowed()
-            );
-            None
-        }
-    }
+        _ => None,
+    };
+    common::require::or_unmet(
+        two,
+        &format!(
+            "placement needs two CPUs; psbench may use only {}",
+            allowed()
+        ),
+        "a machine (or taskset -c) with two CPUs, as CI has",
+    )
 }
 
 /// `cmd` run with every thread on `cpus`: started from a thread placed there, it inherits them.

@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::{cached_release_or_skip, run_study, tiny_builtin};
+use common::require::cached_release;
+use common::{run_study, tiny_builtin};
 use serde_json::Value;
 
 fn cells(r: &Value) -> &Vec<Value> {
@@ -166,7 +167,7 @@ fn io_heavy_tiny_durable_on_every_server() {
         .filter(|v| {
             v.get("version")
                 .and_then(|x| x.as_str())
-                .is_none_or(|ver| cached_release_or_skip(ver).is_some())
+                .is_none_or(|ver| cached_release(ver).is_some())
         })
         .cloned()
         .collect();

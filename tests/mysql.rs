@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::{cached_release_or_skip, run_study};
+use common::require::cached_release;
+use common::run_study;
 use psbench::engines::mysql::scenarios::{scenario, PfsFlavour, NAMES};
 use psbench::server::{Home, Sandbox, SandboxSpec, ServerOption};
 use std::path::Path;
@@ -25,7 +26,7 @@ fn start(home: &Home, name: &str, basedir: &Path, options: Vec<ServerOption>) ->
 #[test]
 fn every_scenario_takes_effect_on_mysql_5_7_and_8_0() {
     for (release, on) in RELEASES {
-        let Some(basedir) = cached_release_or_skip(release) else {
+        let Some(basedir) = cached_release(release) else {
             continue;
         };
         let tmp = common::tempdir().unwrap();
@@ -66,7 +67,7 @@ fn every_scenario_takes_effect_on_mysql_5_7_and_8_0() {
 #[test]
 fn defaults_start_everywhere_and_a_mistyped_option_still_fails() {
     for (release, on) in RELEASES {
-        let Some(basedir) = cached_release_or_skip(release) else {
+        let Some(basedir) = cached_release(release) else {
             continue;
         };
         let tmp = common::tempdir().unwrap();
@@ -107,7 +108,7 @@ fn tiny(builtin: &str, keep_variants: &[&str]) -> String {
 
 #[test]
 fn mysql_pfs_tiny_end_to_end() {
-    if cached_release_or_skip("mysql-5.7.22").is_none() {
+    if cached_release("mysql-5.7.22").is_none() {
         return;
     }
     let study = tiny(
@@ -136,9 +137,7 @@ fn mysql_pfs_tiny_end_to_end() {
 
 #[test]
 fn mysql_versions_tiny_end_to_end() {
-    if cached_release_or_skip("mysql-5.7.22").is_none()
-        || cached_release_or_skip("mysql-8.0.15").is_none()
-    {
+    if cached_release("mysql-5.7.22").is_none() || cached_release("mysql-8.0.15").is_none() {
         return;
     }
     // Profiled too: perf samples of the first round's one-thread cells.

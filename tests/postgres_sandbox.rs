@@ -235,7 +235,7 @@ fn mixed_up_engines_and_releases_are_one_line_errors() {
 
 #[test]
 fn postgres_17_from_maven_central_loads_pg_stat_statements_and_auto_explain() {
-    let Some(dir) = common::cached_release_or_skip("postgres-17.2.0") else {
+    let Some(dir) = common::require::cached_release("postgres-17.2.0") else {
         return;
     };
     let home = common::tempdir().unwrap();
@@ -291,8 +291,7 @@ fn psql_as_nobody(args: &[String], password: Option<&str>) -> std::process::Outp
 
 #[test]
 fn other_local_users_get_nothing_over_tcp_or_the_socket() {
-    if !psbench::server::account::running_as_root() {
-        eprintln!("SKIPPED: acting as another user needs root");
+    if !common::require::root("acting as another user") {
         return;
     }
     let home = common::tempdir().unwrap();

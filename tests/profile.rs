@@ -187,7 +187,7 @@ fn is_pfs_frame(f: &str) -> bool {
 
 #[test]
 fn differential_of_all_enabled_against_ps_off_grows_in_performance_schema() {
-    if common::fetch_mariadb_11_4_or_skip().is_none() {
+    if common::require::cached_release("mariadb-11.4.5").is_none() {
         return;
     }
     let tmp = common::tempdir().unwrap();

@@ -2,10 +2,12 @@
 //! series, and opened in headless Chromium without console errors (a screenshot is kept in
 //! target/report-html/screenshot.png for a human to look at).
 
+mod common;
+
 use psbench::report::charts::PALETTE;
 use psbench::report::{render, Format, Subject};
 use psbench::results::StudyResults;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 fn fixture() -> StudyResults {
@@ -289,19 +291,6 @@ fn every_axis_has_at_least_three_labels() {
     }
 }
 
-fn chromium() -> Option<PathBuf> {
-    for name in ["chromium", "chromium-browser", "google-chrome"] {
-        let out = Command::new("sh")
-            .args(["-c", &format!("command -v {name}")])
-            .output()
-            .ok()?;
-        if out.status.success() {
-            return Some(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()));
-        }
-    }
-    None
-}
-
 /// Open `page` headless; returns chromium's log and whether the screenshot was written.
 fn open(chromium: &Path, page: &Path, shot: &Path, profile: &Path) -> String {
     let out = Command::new(chromium)
@@ -334,10 +323,7 @@ fn console_lines(log: &str) -> Vec<&str> {
 
 #[test]
 fn chromium_renders_the_page_without_console_errors() {
-    let Some(chromium) = chromium() else {
-        eprintln!(
-            "SKIPPED: chromium is not installed (scripts/setup.sh installs Debian's chromium)"
-        );
+    let Some(chromium) = common::require::chromium() else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -383,8 +369,7 @@ fn chromium_renders_the_page_without_console_errors() {
 
 #[test]
 fn the_servers_table_fits_a_1400_px_window() {
-    let Some(chromium) = chromium() else {
-        eprintln!("SKIPPED: chromium is not installed");
+    let Some(chromium) = common::require::chromium() else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();

@@ -169,11 +169,10 @@ fn snapshot_then_start_from_a_copy() {
 
 /// Not a test by itself: the child process of `sigint_stops_every_server`.
 #[test]
-#[ignore]
+#[ignore = "not a test by itself: the process sigint_stops_every_server starts and interrupts"]
 fn hold_two_sandboxes() {
-    let Some(dir) = std::env::var_os("PSBENCH_HOLD_DIR") else {
-        return;
-    };
+    let dir = std::env::var_os("PSBENCH_HOLD_DIR")
+        .expect("PSBENCH_HOLD_DIR: this is the child of sigint_stops_every_server; run that test");
     let home = Home::new(&dir);
     let a = psbench::engines::start(SandboxSpec::new("x", home.clone())).unwrap();
     let b = psbench::engines::start(SandboxSpec::new("y", home)).unwrap();

@@ -90,8 +90,7 @@ fn other_local_users_get_nothing_and_the_owner_gets_in() {
         "inside"
     );
 
-    if !nix::unistd::geteuid().is_root() {
-        eprintln!("SKIPPED the other-user checks: they drop privileges, which needs root");
+    if !common::require::root("the other-user checks (they drop privileges)") {
         return;
     }
     // The server does not run as root.

@@ -5,14 +5,14 @@
 //! `cargo test --release --test stats_calibration -- --nocapture`.
 //!
 //! The model of a study (docs/statistics.md#calibration): three throughput variants take
-//! turns of 1.5 minutes in a balanced order (study::work::balanced_order), as a study runs them. The machine's
+//! turns of 1.5 minutes in a balanced order (run::work::balanced_order), as a study runs them. The machine's
 //! level drifts: a linear trend of up to 25% per 40 minutes either way (measured here on
 //! main's host) plus a random walk of 2% per 5 minutes. Each cell has lognormal noise of 3.7%
 //! (a within-round ratio spread of 5.2%, what the default study of a fresh machine showed), and
 //! one cell in 50 is disturbed unnoticed, losing 10–30%.
 
+use psbench::run::work::balanced_order;
 use psbench::stats::{median, paired, unpaired};
-use psbench::study::work::balanced_order;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

@@ -4,13 +4,12 @@
 
 mod common;
 
-use common::{cached_release_or_skip, psbench, results, text};
+use common::require::cached_release;
+use common::{psbench, results, text};
 
 #[test]
 fn a_sweep_over_two_releases_is_counted_reported_and_kept_in_the_history() {
-    if cached_release_or_skip("mysql-5.7.22").is_none()
-        || cached_release_or_skip("mysql-8.0.15").is_none()
-    {
+    if cached_release("mysql-5.7.22").is_none() || cached_release("mysql-8.0.15").is_none() {
         return;
     }
     let tmp = common::tempdir().unwrap();

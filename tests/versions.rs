@@ -3,13 +3,14 @@
 
 mod common;
 
-use common::{fetch_mariadb_11_4_or_skip, results};
+use common::require::cached_release;
+use common::results;
 use std::path::Path;
 use std::process::Command;
 
 #[test]
 fn tiny_versions_study_end_to_end() {
-    let Some(basedir) = fetch_mariadb_11_4_or_skip() else {
+    let Some(basedir) = cached_release("mariadb-11.4.5") else {
         return;
     };
     assert!(Path::new(&basedir).join("bin/mariadbd").is_file());

@@ -37,17 +37,24 @@ pub fn target_cpu() -> String {
     format!("{} (flags {})", field("model name"), &digest[..12])
 }
 
-/// The CPU's feature flags that valgrind 3.19 cannot run (AVX-512 of any kind): a
-/// binary the compiler was allowed to use them in cannot be counted in cost mode.
-pub fn unrunnable_under_valgrind() -> Vec<String> {
+/// The CPU's feature flags as /proc/cpuinfo lists them. `PSBENCH_CPU_FLAGS` stands in for
+/// them, so that what psbench does on a CPU with (or without) AVX-512 can be tried on any.
+pub fn cpu_flags() -> String {
+    if let Ok(flags) = std::env::var("PSBENCH_CPU_FLAGS") {
+        return flags;
+    }
     let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let flags = info
-        .lines()
+    info.lines()
         .find(|l| l.starts_with("flags"))
         .and_then(|l| l.split_once(':'))
         .map(|(_, v)| v.to_string())
-        .unwrap_or_default();
-    flags
+        .unwrap_or_default()
+}
+
+/// Of a CPU's feature flags, those valgrind 3.19 cannot run (AVX-512 of any kind): a binary
+/// the compiler was allowed to use them in cannot be counted in cost mode.
+pub fn unrunnable_under_valgrind(cpu_flags: &str) -> Vec<String> {
+    cpu_flags
         .split_whitespace()
         .filter(|f| f.starts_with("avx512"))
         .map(str::to_string)

@@ -50,7 +50,7 @@ impl ExportArgs {
 pub fn command(a: ReportArgs) -> Result<()> {
     let res = StudyResults::load(&a.dir)?;
     let dir = publish::results_dir(&a.dir);
-    if let Some(line) = crate::study::work::incomplete(&res, &dir) {
+    if let Some(line) = crate::study::measures::incomplete(&res, &dir) {
         eprintln!("{line}");
     }
     let subject = Subject::study(res, &dir.display().to_string());

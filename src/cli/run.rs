@@ -4,8 +4,9 @@
 use crate::error::usage;
 use crate::report::{publish, Subject};
 use crate::results::study::Mode;
+use crate::run::{runner, shard};
 use crate::server::Home;
-use crate::study::{load, overrides::Overrides, plan, runner, shard};
+use crate::study::{load, overrides::Overrides, plan};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;

@@ -41,10 +41,20 @@ pub fn check(b: &BuildSpec) -> Result<()> {
     check_flags(engine, &b.flags)
 }
 
-/// Why cost mode cannot count this variant here, if it cannot: its flag set compiles for
-/// this CPU, and the CPU has instructions valgrind cannot run (AVX-512, read from
-/// /proc/cpuinfo).
+/// This CPU's feature flags (`PSBENCH_CPU_FLAGS` stands in for them).
+pub fn cpu_flags() -> String {
+    crate::builds::toolchain::cpu_flags()
+}
+
+/// Why cost mode cannot count this variant here, if it cannot (`uncountable_on` this CPU's
+/// flags).
 pub fn uncountable(v: &Variant) -> Option<String> {
+    uncountable_on(v, &cpu_flags())
+}
+
+/// Why cost mode cannot count this variant on a CPU with these flags, if it cannot: its flag
+/// set compiles for the CPU, and the CPU has instructions valgrind cannot run (AVX-512).
+pub fn uncountable_on(v: &Variant, cpu_flags: &str) -> Option<String> {
     let b = v.build.as_ref()?;
     let engine = engine_of_spec(b).ok()?;
     if !engine
@@ -54,7 +64,7 @@ pub fn uncountable(v: &Variant) -> Option<String> {
     {
         return None;
     }
-    let unrunnable = crate::builds::toolchain::unrunnable_under_valgrind();
+    let unrunnable = crate::builds::toolchain::unrunnable_under_valgrind(cpu_flags);
     if unrunnable.is_empty() {
         return None;
     }

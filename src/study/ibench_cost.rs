@@ -1,15 +1,12 @@
-//! Which of an Insert Benchmark entry's steps cost mode measures in a study, at what sizes
-//! and seeds (the counting itself: crate::cost::ibench).
+//! Which of an Insert Benchmark entry's steps cost mode measures in a study, and at what sizes
+//! (how a run counts them: crate::run::ibench_cost).
 //!
 //! - every write step `cost_workloads` selects (all when it names the entry) gets a result;
 //! - query steps run with the writers off, so qr500 and qr1000 do what qr100 does: each query
 //!   shape is measured once, at the first of its steps selected;
 //! - the write steps before the last one measured run uncounted, to build the table.
 
-use super::context::cell_seed;
 use super::file::{Study, WorkloadStep};
-use crate::cost::ibench::{Entry, EntryStep};
-use crate::cost::Plan;
 use crate::workloads::ibench::{parse_steps, IbenchOptions, QueryShape, Step, StepKind};
 use anyhow::Result;
 
@@ -24,7 +21,7 @@ pub fn cost_options(study: &Study, w: &WorkloadStep) -> Result<IbenchOptions> {
 }
 
 /// The entry's whole step sequence at cost mode's sizes.
-fn all_steps(study: &Study, w: &WorkloadStep) -> Result<Vec<Step>> {
+pub fn all_steps(study: &Study, w: &WorkloadStep) -> Result<Vec<Step>> {
     let o = cost_options(study, w)?;
     let names = w
         .steps
@@ -64,51 +61,6 @@ pub fn cost_labels(study: &Study, w: &WorkloadStep) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The entry as cost mode runs it on one variant: `wanted` are the labels of the results
-/// still missing, and each step's seed is its cell's, from `base_seed`. The steps run in
-/// order up to the last one counted, since each needs the table the earlier ones leave.
-pub fn cost_entry(
-    study: &Study,
-    w: &WorkloadStep,
-    base_seed: u64,
-    wanted: &[String],
-) -> Result<Entry> {
-    let options = cost_options(study, w)?;
-    let windows = w.cost_events.clone().unwrap_or(study.cost.events.clone());
-    let counted: Vec<String> = measured_steps(study, w)?
-        .iter()
-        .map(|s| w.ibench_label(&s.name))
-        .filter(|l| wanted.contains(l))
-        .collect();
-    let all = all_steps(study, w)?;
-    let last = all
-        .iter()
-        .rposition(|s| counted.contains(&w.ibench_label(&s.name)));
-    let steps = all
-        .into_iter()
-        .take(last.map_or(0, |i| i + 1))
-        .map(|step| {
-            let label = w.ibench_label(&step.name);
-            EntryStep {
-                seed: cell_seed(base_seed, 0, &label, 1),
-                counted: counted.contains(&label),
-                label,
-                step,
-            }
-        })
-        .collect();
-    // Heavier transactions take fewer warm-up transactions, as they take fewer measured ones.
-    let plan = Plan {
-        warmup: study.cost.warmup_events.min(windows[0]),
-        windows,
-    };
-    Ok(Entry {
-        options,
-        steps,
-        plan,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,32 +79,6 @@ mod tests {
             (o.clients, o.rows, o.rows_i1, o.rows_i2),
             (1, 20_000, 4_000, 1_000)
         );
-    }
-
-    #[test]
-    fn an_entry_runs_up_to_its_last_missing_step_with_the_cells_seeds() {
-        let s = with_cost_workloads(r#""ib l.i1", "ib qr100""#, "").unwrap();
-        let w = s.cost_steps()[0];
-        let e = cost_entry(&s, w, 7, &["ib l.i1".to_string()]).unwrap();
-        let steps: Vec<(&str, bool)> = e
-            .steps
-            .iter()
-            .map(|s| (s.label.as_str(), s.counted))
-            .collect();
-        // l.i1 alone still missing: the write steps before it build its table, uncounted, and
-        // nothing after it runs.
-        assert_eq!(
-            steps,
-            [("ib l.i0", false), ("ib l.x", false), ("ib l.i1", true)]
-        );
-        assert!(e
-            .steps
-            .iter()
-            .all(|st| st.seed == cell_seed(7, 0, &st.label, 1)));
-        assert_eq!(e.options.rows, 20_000);
-        assert_eq!(e.plan.windows, s.cost.events);
-        // Nothing missing: nothing runs.
-        assert!(cost_entry(&s, w, 7, &[]).unwrap().steps.is_empty());
     }
 
     /// A study of point select and one named Insert Benchmark entry running `ib_steps` (all

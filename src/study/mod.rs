@@ -1,30 +1,17 @@
-//! Studies: variants × workload steps × threads × rounds, interleaved, verified, measured.
+//! What a study is: its file (keys, mistakes, built-ins), command-line overrides, sweeps,
+//! data regimes, what each mode measures, `study.toml` and the plan. How a study runs is
+//! crate::run, which imports this stage and never the reverse.
 
-mod alternate;
 pub mod builtin;
-pub mod cell;
-mod context;
-mod cost_runner;
-pub mod dataset;
 pub mod file;
 mod file_keys;
-pub mod host_probe;
 pub mod ibench_cost;
-mod insert_benchmark;
 pub mod load;
-mod locate;
+pub mod measures;
 pub mod overrides;
-pub mod placement;
 pub mod plan;
-mod progress;
 pub mod regime;
-pub mod runner;
 mod selections;
-pub mod shard;
-mod slices;
 pub mod study_toml;
 mod sweep;
-mod throughput;
-pub mod variant;
-pub mod work;
 mod workload_of;

@@ -25,7 +25,7 @@ impl Overrides {
         if let Some(w) = few_rounds(s, self.rounds.is_some()) {
             eprintln!("psbench: warning: {w}");
         }
-        super::runner::check_client_limits(s)
+        check_client_limits(s)
     }
 
     /// The study as its file defines it, without any override: what a measured time is for
@@ -253,6 +253,13 @@ fn full_size(s: &mut Study, f: &crate::results::study::FullSize) {
             }
         }
     }
+}
+
+/// Before any server starts: the study's largest thread count must be one this client can
+/// run here (open files, threads, memory), or the study is refused naming the limit.
+pub fn check_client_limits(study: &Study) -> Result<()> {
+    let most = study.cells().iter().map(|(_, t)| *t).max().unwrap_or(1);
+    crate::driver::limits::check(most as u64)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! anything.
 
 use super::file::{Mode, Schedule, Study, WorkloadStep};
-use super::work::{cost_variants, throughput_variants};
+use super::measures::{cost_variants, throughput_variants};
 use crate::results::{ShardInfo, StudyResults};
 use crate::workloads::ibench::StepKind;
 use std::fmt::Write;
@@ -57,8 +57,8 @@ impl Plan<'_> {
         let (cells, counts) = match (self.done, self.shard) {
             (Some(res), _) => {
                 let (c, k) = (
-                    super::work::cells_todo(study, res) as f64,
-                    super::work::cost_results_todo(study, res) as f64,
+                    super::measures::cells_todo(study, res) as f64,
+                    super::measures::cost_results_todo(study, res) as f64,
                 );
                 let _ = writeln!(
                     s,

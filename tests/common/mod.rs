@@ -2,9 +2,10 @@
 #![allow(dead_code)]
 
 pub mod pg;
+pub mod require;
 pub mod sysbench;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// A temporary directory the servers' account can pass through (mode 0711): run as root,
@@ -61,28 +62,6 @@ pub fn alive(pid: i32) -> bool {
                 .starts_with('Z')
         })
         .unwrap_or(false)
-}
-
-/// The basedir of a release (`mariadb-11.4.5`, `mysql-8.0.15`) that the setup step fetched
-/// into psbench's cache. Tests fetch nothing: when setup could not fetch it (it printed why),
-/// the test says so and skips (None).
-pub fn cached_release_or_skip(name: &str) -> Option<PathBuf> {
-    use psbench::engines::{fetch, releases::Release};
-    let r = Release::parse(name).unwrap();
-    let cache = psbench::server::fetch::cache_dir();
-    if !fetch::cached(&r, &cache) {
-        eprintln!(
-            "SKIPPED: {name} is not in {} (bash scripts/setup.sh fetches it; see its output)",
-            cache.display()
-        );
-        return None;
-    }
-    Some(fetch::basedir(&r, &cache))
-}
-
-/// MariaDB 11.4.5 (the versions tests).
-pub fn fetch_mariadb_11_4_or_skip() -> Option<PathBuf> {
-    cached_release_or_skip("mariadb-11.4.5")
 }
 
 /// Runs a study file and returns its results document and summary.md.

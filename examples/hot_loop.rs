@@ -1,12 +1,11 @@
-//! A profiling target for the workloads' hot path (one connection, no driver), not a
-//! check: `cargo test --release --test workloads_perf -- --ignored hot_loop`. The client's
-//! cost against sysbench's is measured side by side by bench/client_cpu.py.
-
-mod common;
+//! A profiling target for the workloads' hot path (one connection, no driver), not a check:
+//! `cargo run --release --example hot_loop` under `perf record`. The client's cost against
+//! sysbench's is measured side by side by bench/client_cpu.py.
 
 use psbench::server::{Home, SandboxSpec};
 use psbench::workloads::sysbench::{OltpOptions, PsMode};
 use psbench::workloads::{sysbench_workload, QueryCounters};
+use std::os::unix::fs::PermissionsExt;
 
 fn rusage(who: libc::c_int) -> f64 {
     // SAFETY: getrusage only writes into the struct we pass.
@@ -16,12 +15,9 @@ fn rusage(who: libc::c_int) -> f64 {
     s(ru.ru_utime) + s(ru.ru_stime)
 }
 
-/// CPU seconds of sysbench running `events` events (children's rusage delta).
 /// A long single-connection loop of one workload, to profile (`perf record`) the hot path:
 /// PSW_WORKLOAD (oltp_point_select), PSW_EVENTS (200000), PSW_PS_MODE (auto|disable).
-#[test]
-#[ignore = "a profiling target: run with --release -- --ignored hot_loop"]
-fn hot_loop() {
+fn main() {
     let env = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
     let name = env("PSW_WORKLOAD", "oltp_point_select");
     let events: u64 = env("PSW_EVENTS", "200000").parse().unwrap();
@@ -30,7 +26,9 @@ fn hot_loop() {
     } else {
         PsMode::Disable
     };
-    let dir = common::tempdir_builder()
+    // Mode 0711: run as root, the server's own account must pass through it.
+    let dir = tempfile::Builder::new()
+        .permissions(std::fs::Permissions::from_mode(0o711))
         .prefix("psp")
         .tempdir_in("/tmp")
         .unwrap();

@@ -1,7 +1,6 @@
 //! One throughput cell: a warm-up, then a measured run of the driver with probes around it,
 //! turned into a [`CellResult`] with per-transaction resources and validity flags.
 
-use super::file::Limits;
 use crate::connection::Endpoint;
 use crate::driver::{self, RunOptions, RunReport, Unwatched};
 use crate::probes::device::{Device, DeviceSeries};
@@ -11,6 +10,7 @@ use crate::probes::{
 use crate::results::insert_benchmark::StepResult;
 use crate::results::{CellKey, CellResult, Flag, Regime, Resources};
 use crate::stats::steady::steady_state;
+use crate::study::file::Limits;
 use crate::workloads::Workload;
 use anyhow::Result;
 use std::collections::BTreeMap;

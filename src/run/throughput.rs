@@ -4,12 +4,13 @@
 
 use super::cell::{self, CellPlan, Target};
 use super::context::{cell_seed, record, RunContext};
-use super::file::{Study, WorkloadStep};
 use super::work::Turn;
-use super::{dataset, insert_benchmark, regime, variant};
+use super::{dataset, insert_benchmark, variant};
 use crate::probes::device::Device;
 use crate::results::{CellKey, CellResult, Flag, Regime, RoundRecord, StudyResults};
 use crate::server::{errorlog, Sandbox};
+use crate::study::file::{Study, WorkloadStep};
+use crate::study::regime;
 use crate::workloads::Workload;
 use anyhow::{Context, Result};
 use std::time::Duration;
@@ -128,7 +129,7 @@ pub(super) fn restarted_note(round: u32, variant: &str, step: &str, threads: u32
 /// How a variant's sandbox of this study run starts (and starts again after a death).
 pub(super) fn launch<'a>(
     ctx: &'a RunContext,
-    v: &'a super::file::Variant,
+    v: &'a crate::study::file::Variant,
     clients: u32,
 ) -> Result<variant::Launch<'a>> {
     let data = &ctx.datadirs[&v.basedir];
@@ -196,7 +197,7 @@ pub(super) fn prepare_regime(
     ctx.progress
         .start(&format!("{}: warming the buffer pool", sb.name()));
     let mut conn = sb.admin_endpoint().connect()?;
-    let seconds = regime::warm(&mut conn, dataset::DATABASE)?;
+    let seconds = super::regime::warm(&mut conn, dataset::DATABASE)?;
     let server = crate::engines::label(sb.binaries());
     if let Some(r) = res.datasets.iter_mut().find(|r| r.server == server) {
         r.warm_s += seconds;

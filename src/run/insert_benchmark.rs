@@ -4,11 +4,11 @@
 
 use super::cell::{self, Target};
 use super::context::{cell_seed, RunContext};
-use super::file::WorkloadStep;
 use super::progress::Progress;
 use crate::ibench::{self, Measure, StepHost};
 use crate::results::{CellKey, StudyResults};
 use crate::server::Sandbox;
+use crate::study::file::WorkloadStep;
 use crate::workloads::ibench::{schema, Step};
 use anyhow::{Context, Result};
 

@@ -2,9 +2,9 @@
 //! among the CPUs psbench may use; the client's is applied to the thread that starts the
 //! client threads, the server's to every server a variant starts.
 
-use super::file::Study;
 use crate::error::usage;
 use crate::results::CpuList;
+use crate::study::file::Study;
 use anyhow::Result;
 
 /// Each list given is among the CPUs psbench may use (else a one-line usage error).

@@ -6,18 +6,20 @@
 
 use super::cell::{self, CellPlan, Target};
 use super::context::{cell_seed, record, RunContext};
-use super::file::{Study, Variant};
 use super::slices::{combine, Slice};
 use super::throughput::{
     death_note, device_of, launch, most_connections, prepare_regime, record_round, restarted_note,
     step_workloads,
 };
-use super::work::{missing, my_rounds, order};
-use super::{dataset, regime, variant};
+use super::work::order;
+use super::{dataset, variant};
 use crate::driver::Latencies;
 use crate::probes::device::Device;
 use crate::results::{CellKey, CellResult, Flag, Regime, StudyResults};
 use crate::server::Sandbox;
+use crate::study::file::{Study, Variant};
+use crate::study::measures::{missing, my_rounds};
+use crate::study::regime;
 use crate::workloads::Workload;
 use anyhow::{Context, Result};
 

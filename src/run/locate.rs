@@ -5,11 +5,11 @@
 
 use super::context::RunContext;
 use super::cost_runner;
-use super::file::Variant;
 use crate::results::release_order::order;
 use crate::results::sweep::sweeps;
 use crate::results::StudyResults;
 use crate::stats::changes::of_counts;
+use crate::study::file::Variant;
 use anyhow::Result;
 use std::collections::BTreeMap;
 
@@ -46,7 +46,7 @@ pub(super) fn run(ctx: &RunContext, res: &mut StudyResults) -> Result<()> {
             .study
             .cost_steps()
             .iter()
-            .map(|w| super::ibench_cost::cost_labels(ctx.study, w).len())
+            .map(|w| crate::study::ibench_cost::cost_labels(ctx.study, w).len())
             .sum();
         ctx.progress.grow(results as u64);
         ctx.progress.note(&format!(

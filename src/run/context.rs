@@ -2,10 +2,10 @@
 //! datadir of each server binary, this run's sandbox-name prefix and the progress display;
 //! and the two things each part does the same way (seeds, provenance).
 
-use super::file::Study;
 use super::progress::Progress;
 use crate::results::{StudyResults, VariantProvenance};
 use crate::server::Home;
+use crate::study::file::Study;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};

@@ -9,6 +9,7 @@ use super::{alternate, cost_runner, dataset, host_probe, locate, throughput, wor
 use crate::results::document::{FORMAT, VERSION};
 use crate::results::study::Schedule;
 use crate::results::{Sharding, StudyResults};
+use crate::study::measures;
 use anyhow::{Context, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,7 +24,7 @@ fn now_unix() -> u64 {
 
 /// SHA-256 of the study as given: shards of one study share it, whatever paths their hosts
 /// resolve its releases to.
-fn definition_sha256(study: &super::file::Study) -> Result<String> {
+fn definition_sha256(study: &crate::study::file::Study) -> Result<String> {
     use sha2::{Digest, Sha256};
     let text = serde_json::to_string(study).context("writing the study definition")?;
     Ok(format!("{:x}", Sha256::digest(text.as_bytes())))
@@ -69,11 +70,14 @@ fn document(req: &Request) -> Result<StudyResults> {
 }
 
 pub fn run_study(req: Request) -> Result<StudyResults> {
-    check_client_limits(&req.study)?;
+    // A resumed study was checked when it started, on what may have been another machine.
+    crate::study::overrides::check_client_limits(&req.study)?;
     super::placement::check(&req.study)?;
     std::fs::create_dir_all(&req.out_dir)
         .with_context(|| format!("creating {}", req.out_dir.display()))?;
-    crate::engines::from_source::check_countable(&super::work::cost_variants(&req.study))?;
+    crate::engines::from_source::check_countable(&crate::study::measures::cost_variants(
+        &req.study,
+    ))?;
     let mut res = document(&req)?;
     res.finished_unix = None;
     // `--locate` on a resumed study asks for it after the fact.
@@ -94,7 +98,7 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
     }
     // The study as it runs, before builds resolve to paths: `psbench run OUT/study.toml`
     // runs it again.
-    super::study_toml::write(&req.out_dir, &res.study)?;
+    crate::study::study_toml::write(&req.out_dir, &res.study)?;
     crate::engines::variant::resolve_builds(&mut res.study)?;
     crate::engines::variant::check_scenarios(&res.study)?;
     if res.steps.is_empty() {
@@ -118,8 +122,8 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
     });
 
     let turns = work::turns(&study, &res);
-    let cost_todo = work::cost_results_todo(&study, &res);
-    let progress = Progress::new(work::cells_todo(&study, &res) + cost_todo);
+    let cost_todo = measures::cost_results_todo(&study, &res);
+    let progress = Progress::new(measures::cells_todo(&study, &res) + cost_todo);
     let datadirs = datadirs(&req, &study, &mut res)?;
     let prefix = format!("s{}", std::process::id());
     let ctx = RunContext {
@@ -132,8 +136,8 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
     progress.start("probing the host: wake-ups, governor");
     let probed = host_probe::start(&mut res);
     let client = super::placement::place_client(&study)?;
-    if work::runs_cost(&res) {
-        cost_runner::run_cost(&ctx, &work::cost_variants(&study), &mut res)?;
+    if measures::runs_cost(&res) {
+        cost_runner::run_cost(&ctx, &measures::cost_variants(&study), &mut res)?;
         if res.study.locate {
             locate::run(&ctx, &mut res)?;
         }
@@ -156,11 +160,11 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
 /// Benchmark-only study still starts from the (small) default dataset.
 fn datadirs(
     req: &Request,
-    study: &super::file::Study,
+    study: &crate::study::file::Study,
     res: &mut StudyResults,
 ) -> Result<BTreeMap<Option<PathBuf>, dataset::Prepared>> {
     let mut datadirs = BTreeMap::new();
-    let all: Vec<&super::file::Variant> = study.variants.iter().collect();
+    let all: Vec<&crate::study::file::Variant> = study.variants.iter().collect();
     dataset::add_datadirs(&req.home, study, &all, res, &mut datadirs)?;
     Ok(datadirs)
 }
@@ -180,12 +184,6 @@ fn profile_outputs(out_dir: &Path, res: &mut StudyResults) {
         }
     }
     res.frames_that_grew = outputs.frames_that_grew;
-}
-
-/// Before any server starts: the study's largest thread count must be one this client can run.
-pub fn check_client_limits(study: &super::file::Study) -> Result<()> {
-    let most = study.cells().iter().map(|(_, t)| *t).max().unwrap_or(1);
-    crate::driver::limits::check(most as u64)
 }
 
 /// Where a study writes by default: `psbench-out/NAME-YYYYMMDDTHHMMSS`.

@@ -132,8 +132,8 @@ pub fn prepared(
 /// The data of each of `variants`' binaries that `datadirs` lacks, prepared and recorded.
 pub(super) fn add_datadirs(
     home: &Home,
-    study: &super::file::Study,
-    variants: &[&super::file::Variant],
+    study: &crate::study::file::Study,
+    variants: &[&crate::study::file::Variant],
     res: &mut crate::results::StudyResults,
     datadirs: &mut std::collections::BTreeMap<Option<PathBuf>, Prepared>,
 ) -> Result<()> {
@@ -158,7 +158,8 @@ pub(super) fn add_datadirs(
                 &mut std::io::stderr(),
             )?;
             record_dataset(res, &d, data_opts.tables, data_opts.table_size);
-            let note = super::regime::size_note(study, v.basedir.as_deref(), &d.server, d.bytes);
+            let note =
+                crate::study::regime::size_note(study, v.basedir.as_deref(), &d.server, d.bytes);
             if let Some(n) = note.filter(|n| !res.notes.contains(n)) {
                 res.notes.push(n);
             }

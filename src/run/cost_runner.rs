@@ -2,11 +2,12 @@
 //! it, each result written to the document as soon as it is known.
 
 use super::context::{cell_seed, record, RunContext, COST_SEED};
-use super::file::Variant;
-use super::file::WorkloadStep;
-use super::{dataset, ibench_cost, variant};
+use super::{dataset, variant};
 use crate::cost::{self, ibench, Counter};
 use crate::results::{CostResult, StudyResults};
+use crate::study::file::Variant;
+use crate::study::file::WorkloadStep;
+use crate::study::ibench_cost::{cost_labels, measured_steps};
 use anyhow::{Context, Result};
 use std::time::{Duration, Instant};
 
@@ -37,7 +38,7 @@ pub(super) fn run_cost(
             .cost_steps()
             .into_iter()
             .filter(|w| {
-                ibench_cost::cost_labels(study, w)
+                cost_labels(study, w)
                     .iter()
                     .any(|l| res.cost_for(&v.name, l).is_none())
             })
@@ -143,17 +144,15 @@ fn cost_of_insert_benchmark(
     began: &mut Instant,
     res: &mut StudyResults,
 ) -> Result<()> {
-    let queries = ibench_cost::measured_steps(ctx.study, w)?
-        .iter()
-        .any(|s| s.is_query());
+    let queries = measured_steps(ctx.study, w)?.iter().any(|s| s.is_query());
     if queries && !res.notes.iter().any(|n| n == ibench::QUERY_NOTE) {
         res.notes.push(ibench::QUERY_NOTE.to_string());
     }
-    let missing: Vec<String> = ibench_cost::cost_labels(ctx.study, w)
+    let missing: Vec<String> = cost_labels(ctx.study, w)
         .into_iter()
         .filter(|l| res.cost_for(&v.name, l).is_none())
         .collect();
-    let entry = ibench_cost::cost_entry(ctx.study, w, COST_SEED, &missing)?;
+    let entry = super::ibench_cost::cost_entry(ctx.study, w, COST_SEED, &missing)?;
     let mut rec = Recorder { ctx, v, began, res };
     ibench::measure_entry(counter, target, &entry, &mut rec)
 }

@@ -2,10 +2,10 @@
 //! weighted by each slice's transactions, CPU shares by its seconds, latency percentiles from
 //! the merged histograms, and every slice kept as a record.
 
-use super::file::Limits;
 use crate::driver::Latencies;
 use crate::results::{CellKey, CellResult, DeviceIo, Flag, RegimeCheck, Resources, SliceRecord};
 use crate::stats::steady::steady_state;
+use crate::study::file::Limits;
 use std::collections::BTreeMap;
 
 /// One measured slice: where it ran in the cell's sequence and what it measured.
@@ -147,7 +147,7 @@ mod tests {
     use super::*;
 
     fn slice(position: u32, txns: u64, secs: f64, cpu_us: f64, flags: Vec<Flag>) -> Slice {
-        let mut cell = crate::study::cell::failed(
+        let mut cell = crate::run::cell::failed(
             CellKey {
                 round: 0,
                 variant: "a".into(),

@@ -1,0 +1,23 @@
+//! How a study runs: the runner, the work list, turns and alternating slices, cells with
+//! their probes, cost mode over the variants, the Insert Benchmark entries, locating a sweep's
+//! changes, datasets, CPU placement, the host probe, progress and shards. What a study is
+//! comes from crate::study.
+
+mod alternate;
+pub mod cell;
+mod context;
+mod cost_runner;
+pub mod dataset;
+pub mod host_probe;
+mod ibench_cost;
+mod insert_benchmark;
+mod locate;
+pub mod placement;
+mod progress;
+pub mod regime;
+pub mod runner;
+pub mod shard;
+mod slices;
+mod throughput;
+pub mod variant;
+pub mod work;
