@@ -87,10 +87,11 @@ for release in "mariadb 11.4.5" "mysql 5.7.22" "mysql 8.0.15" "postgres 17.2.0";
   fi
 done
 
-# The sources the build tests compile, from Debian through psbench's own apt sources list:
-# the installed PostgreSQL 15's, and MariaDB 10.11.18 (bookworm's; the installed 10.11.19 is
-# a security update whose source files the mirror here did not serve, 2026-11-26).
-for source in "postgres debian:postgresql-15" "mariadb debian:mariadb=1:10.11.18-0+deb12u1"; do
+# The sources the build tests compile or configure, from Debian through psbench's own apt
+# sources lists: the installed PostgreSQL 15's, MariaDB 10.11.18 (bookworm's; the installed
+# 10.11.19 is a security update whose source files the mirror here did not serve, 2026-11-26)
+# and MySQL 9.7.2 (unstable's, 429 MB; pinned, since unstable drops old versions).
+for source in "postgres debian:postgresql-15" "mariadb debian:mariadb=1:10.11.18-0+deb12u1" "mysql debian:mysql-9.7=9.7.2-4"; do
   # shellcheck disable=SC2086
   if ! out=$(./target/release/psbench build $source --source-only 2>&1 >/dev/null); then
     echo "setup: could not fetch the source $source; the tests that need it will skip: $(printf '%s' "$out" | tail -n 1)"

@@ -1,9 +1,12 @@
 //! Debian's source packages through apt's own source support, with psbench's own sources
-//! list, lists and archive directories in its cache: the system's apt configuration is never
+//! lists, lists and archive directories in its cache: the system's apt configuration is never
 //! read for sources nor changed. The mirrors are the ones the system already uses (its
 //! sources' URIs), the suites those whose releases psbench builds: bookworm (MariaDB 10.11,
 //! PostgreSQL 15), bullseye (MariaDB 10.5, PostgreSQL 13) and trixie (MariaDB 11.8,
-//! PostgreSQL 17), each with its security updates.
+//! PostgreSQL 17), each with its security updates; and unstable, asked only for a package no
+//! stable suite carries (MySQL: `mysql-9.7`). Unstable drops a version when a newer one is
+//! uploaded, so a fetched source is kept with the SHA-256 of its orig tarball checked against
+//! its .dsc, and a pinned one is found in the cache without asking the mirror.
 
 use super::builder::Builder;
 use crate::error::usage;
@@ -12,21 +15,26 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, SystemTime};
 
-const SUITES: [&str; 3] = ["bookworm", "bullseye", "trixie"];
+/// The stable suites, each with its security updates.
+const STABLE: &[&str] = &["bookworm", "bullseye", "trixie"];
+/// Asked only for a package none of the stable suites carries; it has no security suite.
+const UNSTABLE: &[&str] = &["unstable"];
 /// Lists older than this are fetched again before a version is chosen.
 const LISTS_FRESH_FOR: Duration = Duration::from_secs(24 * 3600);
 
-/// psbench's apt state under one directory, run as the builder.
+/// psbench's apt state for some suites under one directory, run as the builder.
 pub struct Apt<'a> {
     root: PathBuf,
     builder: &'a Builder,
+    suites: &'static [&'static str],
 }
 
 impl<'a> Apt<'a> {
-    pub fn new(root: &Path, builder: &'a Builder) -> Self {
+    fn new(root: &Path, builder: &'a Builder, suites: &'static [&'static str]) -> Self {
         Apt {
             root: root.to_path_buf(),
             builder,
+            suites,
         }
     }
 
@@ -56,7 +64,7 @@ impl<'a> Apt<'a> {
         }
         self.builder.own(&self.root)?;
         let list = self.root.join("sources.list");
-        let text = sources_list(&system_mirrors());
+        let text = sources_list(&system_mirrors(), self.suites);
         let same = std::fs::read_to_string(&list).is_ok_and(|t| t == text);
         let stamp = self.root.join("lists/.updated");
         let fresh = same
@@ -108,18 +116,141 @@ impl<'a> Apt<'a> {
         Ok(versions)
     }
 
-    /// The newest version of `package`; an unknown package is the user's mistake.
-    pub fn newest(&self, package: &str, log: &mut dyn std::io::Write) -> Result<String> {
-        self.versions(package, log)?.into_iter().next().ok_or_else(|| {
-            usage(format!(
-                "Debian has no source package '{package}' in {} (e.g. mariadb, mariadb-10.5, postgresql-15, postgresql-13, postgresql-17)",
-                SUITES.join(", ")
-            ))
-        })
+    /// Download and unpack `package` at `version` (Debian's patches applied) into `dir`: its
+    /// .dsc, tarballs and tree. The orig tarball's SHA-256 is checked against the .dsc's and
+    /// kept beside them.
+    fn download(
+        &self,
+        package: &str,
+        version: &str,
+        dir: &Path,
+        others: &[String],
+        log: &mut dyn std::io::Write,
+    ) -> Result<()> {
+        let plain = version.split_once(':').map_or(version, |(_, v)| v);
+        let tree = dir.join("tree");
+        let dsc = dir.join(format!("{package}_{plain}.dsc"));
+        let _ = std::fs::remove_dir_all(dir);
+        self.builder.own(dir)?;
+        writeln!(log, "apt: downloading the source of {package} {version}")?;
+        let out = self
+            .command("apt-get", dir)
+            .args(["-q", "source", "--download-only"])
+            .arg(format!("{package}={version}"))
+            .output()
+            .context("running apt-get source")?;
+        if !out.status.success() || !dsc.is_file() {
+            let _ = std::fs::remove_dir_all(dir);
+            bail!(
+                "the mirror did not serve the source of {package} {version} ({}); name another version with debian:{package}=VERSION (Debian lists: {})",
+                first_error(&out.stderr),
+                others.join(", ")
+            );
+        }
+        let orig = orig_sha256(&dsc, dir)?;
+        std::fs::write(dir.join(ORIG_SHA256), format!("{orig}\n"))?;
+        writeln!(
+            log,
+            "unpacking {} (Debian's patches applied; orig tarball sha256 {orig})",
+            dsc.display()
+        )?;
+        let unpacked = tree.with_extension("partial");
+        let _ = std::fs::remove_dir_all(&unpacked);
+        let out = self
+            .builder
+            .command("dpkg-source", dir, &self.root)
+            .arg("-x")
+            .arg(&dsc)
+            .arg(&unpacked)
+            .output()
+            .context("running dpkg-source -x (install dpkg-dev: bash scripts/setup.sh does)")?;
+        if !out.status.success() {
+            bail!(
+                "dpkg-source -x {} failed: {}",
+                dsc.display(),
+                last_line(&out.stderr)
+            );
+        }
+        std::fs::write(unpacked.join(".unpacked"), format!("{package} {version}\n"))?;
+        std::fs::rename(&unpacked, &tree)
+            .with_context(|| format!("moving {} to {}", unpacked.display(), tree.display()))
+    }
+}
+
+/// The file beside a fetched source that holds its orig tarball's SHA-256.
+pub const ORIG_SHA256: &str = "orig.sha256";
+
+/// Debian's source packages: the stable suites, and unstable for a package none of them
+/// carries.
+pub struct Debian<'a> {
+    stable: Apt<'a>,
+    unstable: Apt<'a>,
+}
+
+impl<'a> Debian<'a> {
+    /// psbench's apt state under `cache` (`apt/` for the stable suites, `apt-unstable/`).
+    pub fn new(cache: &Path, builder: &'a Builder) -> Self {
+        Debian {
+            stable: Apt::new(&cache.join("apt"), builder, STABLE),
+            unstable: Apt::new(&cache.join("apt-unstable"), builder, UNSTABLE),
+        }
     }
 
-    /// Download and unpack `package` at `version` (Debian's patches applied) under `sources`
-    /// once; its tree and the SHA-256 of its .dsc.
+    /// The suites that carry `package` and their versions of it, newest first: the stable
+    /// suites' when any has it, else unstable's.
+    fn carrying(
+        &self,
+        package: &str,
+        log: &mut dyn std::io::Write,
+    ) -> Result<(&Apt<'a>, Vec<String>)> {
+        let stable = self.stable.versions(package, log)?;
+        if !stable.is_empty() {
+            return Ok((&self.stable, stable));
+        }
+        let unstable = self.unstable.versions(package, log)?;
+        Ok((&self.unstable, unstable))
+    }
+
+    /// The newest version of `package` the mirror serves (or psbench's cache holds): the
+    /// versions listed are tried newest first, since a list can name one whose files the
+    /// mirror no longer (or not yet) has. Its version, tree and .dsc SHA-256.
+    pub fn newest_served(
+        &self,
+        package: &str,
+        sources: &Path,
+        log: &mut dyn std::io::Write,
+    ) -> Result<(String, PathBuf, String)> {
+        let (apt, versions) = self.carrying(package, log)?;
+        if versions.is_empty() {
+            return Err(usage(format!(
+                "Debian has no source package '{package}' in {} or unstable (e.g. mariadb, mariadb-10.5, postgresql-15, postgresql-13, postgresql-17, mysql-9.7)",
+                STABLE.join(", ")
+            )));
+        }
+        let mut refused = Vec::new();
+        for version in &versions {
+            let dir = source_dir(sources, package, version);
+            if !dir.join("tree/.unpacked").is_file() {
+                let others: Vec<String> =
+                    versions.iter().filter(|v| *v != version).cloned().collect();
+                if let Err(e) = apt.download(package, version, &dir, &others, log) {
+                    writeln!(log, "{package} {version} is listed but not served: {e}")?;
+                    refused.push(version.as_str());
+                    continue;
+                }
+            }
+            let (tree, sha) = cached(package, version, sources)?;
+            return Ok((version.clone(), tree, sha));
+        }
+        bail!(
+            "the mirror lists {package} {} but served none of them",
+            refused.join(", ")
+        )
+    }
+
+    /// `package` at `version` under `sources` (downloaded and unpacked once, then found there
+    /// without asking the mirror, also after the mirror drops it): its tree and the SHA-256 of
+    /// its .dsc, which lists the checksum of every tarball it unpacks.
     pub fn source(
         &self,
         package: &str,
@@ -127,65 +258,64 @@ impl<'a> Apt<'a> {
         sources: &Path,
         log: &mut dyn std::io::Write,
     ) -> Result<(PathBuf, String)> {
-        let plain = version.split_once(':').map_or(version, |(_, v)| v);
-        let dir = sources.join(format!("{package}_{plain}"));
-        let tree = dir.join("tree");
-        let dsc = dir.join(format!("{package}_{plain}.dsc"));
-        if !tree.join(".unpacked").is_file() {
-            let versions = self.versions(package, log)?;
+        let dir = source_dir(sources, package, version);
+        if !dir.join("tree/.unpacked").is_file() {
+            let (apt, versions) = self.carrying(package, log)?;
             if !versions.iter().any(|v| v == version) {
+                let served = match versions.is_empty() {
+                    true => "none".to_string(),
+                    false => versions.join(", "),
+                };
                 return Err(usage(format!(
-                    "Debian's {package} has no version {version} here; it has: {}",
-                    versions.join(", ")
+                    "Debian's {package} has no version {version} on the mirror now, nor in psbench's cache ({}); the mirror lists: {served}",
+                    sources.display()
                 )));
             }
-            let _ = std::fs::remove_dir_all(&dir);
-            self.builder.own(&dir)?;
-            writeln!(log, "apt: downloading the source of {package} {version}")?;
-            let out = self
-                .command("apt-get", &dir)
-                .args(["-q", "source", "--download-only"])
-                .arg(format!("{package}={version}"))
-                .output()
-                .context("running apt-get source")?;
-            if !out.status.success() || !dsc.is_file() {
-                let _ = std::fs::remove_dir_all(&dir);
-                let others: Vec<&String> = versions.iter().filter(|v| *v != version).collect();
-                bail!(
-                    "the mirror did not serve the source of {package} {version} ({}); name another version with debian:{package}=VERSION (Debian lists: {})",
-                    first_error(&out.stderr),
-                    others.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(", ")
-                );
-            }
-            writeln!(
-                log,
-                "unpacking {} (Debian's patches applied)",
-                dsc.display()
-            )?;
-            let unpacked = tree.with_extension("partial");
-            let _ = std::fs::remove_dir_all(&unpacked);
-            let out = self
-                .builder
-                .command("dpkg-source", &dir, &self.root)
-                .arg("-x")
-                .arg(&dsc)
-                .arg(&unpacked)
-                .output()
-                .context("running dpkg-source -x (install dpkg-dev: bash scripts/setup.sh does)")?;
-            if !out.status.success() {
-                bail!(
-                    "dpkg-source -x {} failed: {}",
-                    dsc.display(),
-                    last_line(&out.stderr)
-                );
-            }
-            std::fs::write(unpacked.join(".unpacked"), format!("{package} {version}\n"))?;
-            std::fs::rename(&unpacked, &tree)
-                .with_context(|| format!("moving {} to {}", unpacked.display(), tree.display()))?;
+            let others: Vec<String> = versions.into_iter().filter(|v| v != version).collect();
+            apt.download(package, version, &dir, &others, log)?;
         }
-        let sha = crate::server::fetch::sha256(&dsc)?;
-        Ok((tree, sha))
+        cached(package, version, sources)
     }
+}
+
+/// Where `package` at `version` is kept under `sources`.
+fn source_dir(sources: &Path, package: &str, version: &str) -> PathBuf {
+    let plain = version.split_once(':').map_or(version, |(_, v)| v);
+    sources.join(format!("{package}_{plain}"))
+}
+
+/// A source already unpacked under `sources`: its tree and the SHA-256 of its .dsc.
+fn cached(package: &str, version: &str, sources: &Path) -> Result<(PathBuf, String)> {
+    let dir = source_dir(sources, package, version);
+    let plain = version.split_once(':').map_or(version, |(_, v)| v);
+    let sha = crate::server::fetch::sha256(&dir.join(format!("{package}_{plain}.dsc")))?;
+    Ok((dir.join("tree"), sha))
+}
+
+/// The SHA-256 of the orig tarball `dsc` lists, checked against the file beside it.
+fn orig_sha256(dsc: &Path, dir: &Path) -> Result<String> {
+    let text =
+        std::fs::read_to_string(dsc).with_context(|| format!("reading {}", dsc.display()))?;
+    let (sha, name) = text
+        .split("Checksums-Sha256:")
+        .nth(1)
+        .into_iter()
+        .flat_map(|section| section.lines().skip(1))
+        .take_while(|l| l.starts_with(' '))
+        .filter_map(|l| {
+            let mut f = l.split_whitespace();
+            let (sha, _size, name) = (f.next()?, f.next()?, f.next()?);
+            Some((sha.to_string(), name.to_string()))
+        })
+        .find(|(_, name)| name.contains(".orig.tar."))
+        .with_context(|| format!("{} lists no orig tarball", dsc.display()))?;
+    let got = crate::server::fetch::sha256(&dir.join(&name))?;
+    anyhow::ensure!(
+        got == sha,
+        "{name}: SHA-256 {got}, but {} lists {sha}",
+        dsc.display()
+    );
+    Ok(sha)
 }
 
 /// The version of source package `package` that the system has installed a binary of
@@ -274,11 +404,13 @@ fn system_mirrors() -> (String, String) {
     )
 }
 
-fn sources_list((main, security): &(String, String)) -> String {
+fn sources_list((main, security): &(String, String), suites: &[&str]) -> String {
     let mut s = String::from("# psbench's own: Debian's source packages it may build.\n");
-    for suite in SUITES {
+    for suite in suites {
         s.push_str(&format!("deb-src {main} {suite} main\n"));
-        s.push_str(&format!("deb-src {security} {suite}-security main\n"));
+        if *suite != "unstable" {
+            s.push_str(&format!("deb-src {security} {suite}-security main\n"));
+        }
     }
     s
 }
@@ -308,15 +440,24 @@ mod tests {
 
     #[test]
     fn the_sources_list_names_every_suite_and_its_security_updates() {
-        let text = sources_list(&(
-            "http://mirror.example/debian".into(),
-            "http://mirror.example/debian-security".into(),
-        ));
+        let mirrors = (
+            "http://mirror.example/debian".to_string(),
+            "http://mirror.example/debian-security".to_string(),
+        );
+        let text = sources_list(&mirrors, STABLE);
         assert!(text.contains("deb-src http://mirror.example/debian bookworm main\n"));
         assert!(
             text.contains("deb-src http://mirror.example/debian-security trixie-security main\n")
         );
         assert_eq!(text.matches("deb-src").count(), 6);
+        // Unstable has no security suite.
+        assert_eq!(
+            sources_list(&mirrors, UNSTABLE)
+                .lines()
+                .skip(1)
+                .collect::<Vec<_>>(),
+            ["deb-src http://mirror.example/debian unstable main"]
+        );
     }
 
     #[test]

@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 
 /// What the build's working directories hold besides the tree, kept for the read-back of its
 /// configuration: cmake's cache, configure's log.
-const KEPT_FROM_BUILD: [&str; 2] = ["CMakeCache.txt", "config.log"];
+/// Kept from the build directory, each under its own name: what cmake and configure recorded,
+/// and the configuration header MySQL and MariaDB compile every file with.
+const KEPT_FROM_BUILD: [&str; 3] = ["CMakeCache.txt", "config.log", "include/my_config.h"];
 
 /// The build of `source` by the recipe `make` writes for a layout: from the cache when it is
 /// there, else built now. Returns the build's directory and record. `label` names the
@@ -324,7 +326,8 @@ fn finish(
     for f in KEPT_FROM_BUILD {
         let from = layout.build.join(f);
         if from.is_file() {
-            std::fs::copy(&from, partial.join(f))
+            let name = Path::new(f).file_name().unwrap_or(f.as_ref());
+            std::fs::copy(&from, partial.join(name))
                 .with_context(|| format!("keeping {}", from.display()))?;
         }
     }

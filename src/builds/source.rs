@@ -4,7 +4,7 @@
 //! other tree by a digest of its files) or a local tarball (its SHA-256).
 
 use super::builder::Builder;
-use super::debian::Apt;
+use super::debian::Debian;
 use crate::error::usage;
 use anyhow::{Context, Result};
 use sha2::{Digest, Sha256};
@@ -99,15 +99,17 @@ pub fn prepare(
 ) -> Result<Source> {
     match spec {
         SourceSpec::Debian { package, version } => {
-            let apt = Apt::new(&cache.join("apt"), builder);
-            let version = match version {
-                Some(v) => v.clone(),
-                None => match installed(package) {
-                    Some(v) => v,
-                    None => apt.newest(package, log)?,
-                },
+            let apt = Debian::new(cache, builder);
+            let sources = cache.join("sources");
+            // Unpinned: the version the system has installed, so that a build compares like
+            // for like with the system's binary; else the newest the mirror serves.
+            let (version, dir, sha256) = match version.clone().or_else(|| installed(package)) {
+                Some(v) => {
+                    let (dir, sha) = apt.source(package, &v, &sources, log)?;
+                    (v, dir, sha)
+                }
+                None => apt.newest_served(package, &sources, log)?,
             };
-            let (dir, sha256) = apt.source(package, &version, &cache.join("sources"), log)?;
             Ok(Source {
                 spec: format!("debian:{package}={version}"),
                 dir,

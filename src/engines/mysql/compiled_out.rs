@@ -36,6 +36,20 @@ pub fn has_pfs(bin: &Binaries) -> bool {
     has
 }
 
+/// The instrument classes a MySQL build compiled out (its `-DDISABLE_PSI_X=ON` options, read
+/// from the build's record); none for a server psbench did not build.
+pub fn psi_classes_out(bin: &Binaries) -> Vec<String> {
+    let Some(record) = crate::builds::cache::of_server(&bin.server) else {
+        return Vec::new();
+    };
+    record
+        .options
+        .iter()
+        .filter_map(|o| o.strip_prefix("-DDISABLE_PSI_")?.strip_suffix("=ON"))
+        .map(str::to_string)
+        .collect()
+}
+
 /// The option list of `--verbose --help` has a `--performance-schema` line.
 fn lists_pfs_option(help: &str) -> bool {
     help.lines().any(|l| {

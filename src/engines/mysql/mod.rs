@@ -92,6 +92,20 @@ impl Engine for MySqlFamily {
                 bin.server.display()
             )));
         }
+        let out = compiled_out::psi_classes_out(bin);
+        let missing: Vec<&str> = sc
+            .classes_needed()
+            .into_iter()
+            .filter(|c| out.iter().any(|o| o == c))
+            .collect();
+        if !missing.is_empty() {
+            return Err(usage(format!(
+                "scenario '{name}' measures instruments of class {}, which {} compiled out (DISABLE_PSI_{}=ON): measure ps_off, default or all_enabled on it",
+                missing.join(", "),
+                super::label(bin),
+                missing.join("=ON, DISABLE_PSI_")
+            )));
+        }
         Ok(())
     }
 

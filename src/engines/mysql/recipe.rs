@@ -1,7 +1,8 @@
 //! Building MariaDB or MySQL from source: the flag sets of the published builds study (rel,
-//! rel_less, performance_schema compiled out, native, native with LTO) plus x86-64-v3, which
-//! valgrind can count, and the cmake commands that build a server tree with the engines and
-//! tools a study does not use left out.
+//! rel_less, performance_schema compiled out, native, native with LTO) plus LTO alone and
+//! x86-64-v3, which valgrind can count, and the cmake commands that build a server tree with
+//! the engines and tools a study does not use left out (of MySQL, only mysqld and the files
+//! `mysqld --initialize` reads).
 
 use crate::builds::recipe::{FlagSet, Layout, Recipe, Step};
 use crate::error::usage;
@@ -10,7 +11,7 @@ use anyhow::Result;
 use std::path::{Path, PathBuf};
 
 /// Bumped when a flag set's options or the parts built change.
-const RECIPE_VERSION: u32 = 1;
+const RECIPE_VERSION: u32 = 2;
 
 pub const FLAG_SETS: &[FlagSet] = &[
     FlagSet {
@@ -26,6 +27,11 @@ pub const FLAG_SETS: &[FlagSet] = &[
     FlagSet {
         name: "less",
         purpose: "release without the profiling code (and MySQL's HeatWave, WITH_RAPID): the published rel_less",
+        native: false,
+    },
+    FlagSet {
+        name: "lto",
+        purpose: "release with link-time optimisation (MySQL's WITH_LTO): what LTO changes, counted by valgrind",
         native: false,
     },
     FlagSet {
@@ -87,14 +93,18 @@ fn common(flavour: Flavour) -> Vec<&'static str> {
             "-DWITH_NDBCLUSTER=OFF",
             "-DWITH_SSL=system",
             "-DWITH_ZLIB=bundled",
+            // Debian has no libcurl headers installed; the tarball bundles curl.
+            "-DWITH_CURL=bundled",
         ],
         Flavour::Postgres => Vec::new(),
     }
 }
 
 /// MySQL's instrument classes: its manual says performance_schema itself cannot be compiled
-/// out, only every class of its instrumentation (PSI) disabled.
-const MYSQL_PSI: [&str; 18] = [
+/// out, only every class of its instrumentation (PSI) disabled. The 18 of 8.0 (the published
+/// rel_lessps) and those 9.x added; a source that lacks one ignores it, and the read-back
+/// says which reached the compiler.
+const MYSQL_PSI: [&str; 22] = [
     "COND",
     "DATA_LOCK",
     "ERROR",
@@ -102,9 +112,12 @@ const MYSQL_PSI: [&str; 18] = [
     "IDLE",
     "MEMORY",
     "METADATA",
+    "METRICS",
     "MUTEX",
     "PS",
     "RWLOCK",
+    "SERVER_TELEMETRY_LOGS",
+    "SERVER_TELEMETRY_TRACES",
     "SOCKET",
     "SP",
     "STAGE",
@@ -112,6 +125,7 @@ const MYSQL_PSI: [&str; 18] = [
     "STATEMENT_DIGEST",
     "TABLE",
     "THREAD",
+    "TLS_CHANNEL",
     "TRANSACTION",
 ];
 
@@ -137,6 +151,8 @@ pub fn options(flavour: Flavour, flags: &str) -> Result<Vec<String>> {
             o.push(release);
             match flavour {
                 Flavour::MySql => {
+                    // DISABLE_ALL_PSI also quiets the warnings of the unused instrumentation.
+                    o.push("-DDISABLE_ALL_PSI=ON".into());
                     o.extend(MYSQL_PSI.iter().map(|c| format!("-DDISABLE_PSI_{c}=ON")))
                 }
                 Flavour::MariaDb | Flavour::Postgres => o.push("-DPLUGIN_PERFSCHEMA=NO".into()),
@@ -157,9 +173,11 @@ pub fn options(flavour: Flavour, flags: &str) -> Result<Vec<String>> {
             o.push(release);
             o.extend(march("native"));
         }
-        "native_lto" => {
+        "lto" | "native_lto" => {
             o.push(release);
-            o.extend(march("native"));
+            if flags == "native_lto" {
+                o.extend(march("native"));
+            }
             o.push(match flavour {
                 Flavour::MySql => "-DWITH_LTO=ON".into(),
                 Flavour::MariaDb | Flavour::Postgres => {
@@ -252,23 +270,48 @@ pub fn recipe(flags: &str, extra: &[String], layout: &Layout) -> Result<Recipe> 
         disk_bytes: 6_000_000_000,
         steps: vec![
             step("configure", configure),
-            step(
-                "compile",
-                vec![
-                    "cmake".into(),
-                    "--build".into(),
-                    build.clone(),
-                    "--parallel".into(),
-                    layout.jobs.to_string(),
-                ],
-            ),
-            step("install", vec!["cmake".into(), "--install".into(), build]),
+            step("compile", compile(flavour, &build, layout.jobs)),
+            step("install", install(flavour, layout)),
         ],
         server: PathBuf::from(match flavour {
             Flavour::MySql => "bin/mysqld",
             Flavour::MariaDb | Flavour::Postgres => "bin/mariadbd",
         }),
     })
+}
+
+/// The compile command: MariaDB's whole (trimmed) tree; of MySQL only mysqld, which is most
+/// of its 2,900 build steps and all a sandbox runs (its error messages are made on the way).
+fn compile(flavour: Flavour, build: &str, jobs: usize) -> Vec<String> {
+    let mut argv: Vec<String> = ["cmake", "--build", build, "--parallel"]
+        .map(String::from)
+        .into();
+    argv.push(jobs.to_string());
+    if flavour == Flavour::MySql {
+        argv.extend(["--target".into(), "mysqld".into()]);
+    }
+    argv
+}
+
+/// The install command. MySQL's `cmake --install` wants every program of the tree, so a
+/// MySQL build installs by hand what `mysqld --initialize-insecure` and a sandbox read:
+/// bin/mysqld, the error messages of every language and the character sets.
+fn install(flavour: Flavour, layout: &Layout) -> Vec<String> {
+    let build = layout.build.display().to_string();
+    match flavour {
+        Flavour::MySql => {
+            let (src, prefix) = (layout.source.display(), layout.prefix.display());
+            let script = format!(
+                "set -e; mkdir -p '{prefix}/bin' '{prefix}/share' '{prefix}/lib/plugin'; \
+                 cp '{build}/runtime_output_directory/mysqld' '{prefix}/bin/mysqld'; \
+                 cp -R '{build}/share/.' '{prefix}/share/'; \
+                 cp -R '{src}/share/charsets' '{prefix}/share/charsets'; \
+                 if [ -d '{build}/plugin_output_directory' ]; then cp -R '{build}/plugin_output_directory/.' '{prefix}/lib/plugin/'; fi"
+            );
+            vec!["sh".into(), "-c".into(), script]
+        }
+        Flavour::MariaDb | Flavour::Postgres => vec!["cmake".into(), "--install".into(), build],
+    }
 }
 
 /// Only the configure step of a recipe: what CI checks of MariaDB's flag sets without the
@@ -328,6 +371,73 @@ pub fn read_back(dir: &Path, options: &[String]) -> Result<Vec<String>> {
         "cmake recorded other values than the flag set's: {}",
         wrong.join(", ")
     );
+    lines.extend(psi_definitions(dir, options)?);
+    Ok(lines)
+}
+
+/// What the compiler was told of the instrument classes: MySQL passes them in its
+/// configuration header (`#define DISABLE_PSI_MUTEX 1` in include/my_config.h, kept with the
+/// build), not on the compile commands. Each class asked off must be defined there, unless
+/// the source has no such definition at all (cmake accepts the option, no code reads it: said
+/// so); a build that asks none off defines none. Nothing to say of a server whose header
+/// knows no such class (MariaDB).
+pub fn psi_definitions(dir: &Path, options: &[String]) -> Result<Vec<String>> {
+    let header = std::fs::read_to_string(dir.join("my_config.h")).unwrap_or_default();
+    if !header.contains("DISABLE_PSI_") {
+        return Ok(Vec::new());
+    }
+    let defined: Vec<&str> = header
+        .lines()
+        .filter_map(|l| l.strip_prefix("#define DISABLE_PSI_"))
+        .map(|rest| rest.split(' ').next().unwrap_or(rest))
+        .collect();
+    let known = |c: &str| header.contains(&format!("DISABLE_PSI_{c} "));
+    let asked: Vec<&str> = options
+        .iter()
+        .filter_map(|o| o.strip_prefix("-DDISABLE_PSI_")?.strip_suffix("=ON"))
+        .collect();
+    let missing: Vec<&&str> = asked
+        .iter()
+        .filter(|c| known(c) && !defined.contains(c))
+        .collect();
+    let stray: Vec<&&str> = defined.iter().filter(|c| !asked.contains(c)).collect();
+    anyhow::ensure!(
+        missing.is_empty() && stray.is_empty(),
+        "my_config.h tells the compiler otherwise: {}",
+        missing
+            .iter()
+            .map(|c| format!("DISABLE_PSI_{c} not defined"))
+            .chain(
+                stray
+                    .iter()
+                    .map(|c| format!("DISABLE_PSI_{c} defined, not asked"))
+            )
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let reached: Vec<&str> = asked
+        .iter()
+        .copied()
+        .filter(|c| defined.contains(c))
+        .collect();
+    let inert: Vec<&str> = asked.iter().copied().filter(|c| !known(c)).collect();
+    let mut lines = Vec::new();
+    match reached.is_empty() {
+        true => {
+            lines.push("my_config.h: no DISABLE_PSI_*, every instrument class compiled in".into())
+        }
+        false => lines.push(format!(
+            "my_config.h: DISABLE_PSI_{} ({} classes)",
+            reached.join(", DISABLE_PSI_"),
+            reached.len()
+        )),
+    }
+    if !inert.is_empty() {
+        lines.push(format!(
+            "DISABLE_PSI_{}: no such definition in this source (cmake keeps the option, no code reads it)",
+            inert.join(", DISABLE_PSI_")
+        ));
+    }
     Ok(lines)
 }
 
@@ -348,7 +458,7 @@ mod tests {
             my.iter()
                 .filter(|o| o.starts_with("-DDISABLE_PSI_"))
                 .count(),
-            18
+            22
         );
         assert!(options(Flavour::MySql, "less")
             .unwrap()
@@ -393,5 +503,75 @@ mod tests {
             e.to_string().contains("PLUGIN_PERFSCHEMA=NO (asked YES)"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn the_classes_compiled_out_are_read_from_the_configuration_header() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = |lines: &str| std::fs::write(dir.path().join("my_config.h"), lines).unwrap();
+        let asked = options(Flavour::MySql, "no_pfs").unwrap();
+        // As MySQL 9.7.2 wrote it: every class its config.h.cmake knows, and no DATA_LOCK line.
+        let known = [
+            "THREAD",
+            "MUTEX",
+            "RWLOCK",
+            "COND",
+            "FILE",
+            "TABLE",
+            "SOCKET",
+            "STAGE",
+            "STATEMENT",
+            "SP",
+            "PS",
+            "IDLE",
+            "ERROR",
+            "STATEMENT_DIGEST",
+            "METADATA",
+            "MEMORY",
+            "TRANSACTION",
+            "SERVER_TELEMETRY_TRACES",
+            "SERVER_TELEMETRY_LOGS",
+            "METRICS",
+        ];
+        let on: String = known
+            .iter()
+            .map(|c| format!("#define DISABLE_PSI_{c} 1\n"))
+            .collect();
+        header(&on);
+        let lines = psi_definitions(dir.path(), &asked).unwrap();
+        assert!(lines[0].ends_with("(20 classes)"), "{lines:?}");
+        assert!(
+            lines[1].starts_with("DISABLE_PSI_DATA_LOCK, DISABLE_PSI_TLS_CHANNEL: no such"),
+            "{lines:?}"
+        );
+        // One class the header leaves compiled in is a build that is not what it says.
+        header(&on.replace(
+            "#define DISABLE_PSI_MUTEX 1",
+            "/* #undef DISABLE_PSI_MUTEX */",
+        ));
+        let e = psi_definitions(dir.path(), &asked).unwrap_err().to_string();
+        assert!(e.contains("DISABLE_PSI_MUTEX not defined"), "{e}");
+        // A release build defines none, and one defined there is refused.
+        let off: String = known
+            .iter()
+            .map(|c| format!("/* #undef DISABLE_PSI_{c} */\n"))
+            .collect();
+        header(&off);
+        let release = options(Flavour::MySql, "release").unwrap();
+        assert_eq!(
+            psi_definitions(dir.path(), &release).unwrap(),
+            ["my_config.h: no DISABLE_PSI_*, every instrument class compiled in"]
+        );
+        header(&off.replace(
+            "/* #undef DISABLE_PSI_STAGE */",
+            "#define DISABLE_PSI_STAGE 1",
+        ));
+        let e = psi_definitions(dir.path(), &release)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("DISABLE_PSI_STAGE defined, not asked"), "{e}");
+        // MariaDB's header has no such classes: nothing to say.
+        header("#define HAVE_PSI_INTERFACE 1\n");
+        assert!(psi_definitions(dir.path(), &release).unwrap().is_empty());
     }
 }

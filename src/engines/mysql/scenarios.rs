@@ -269,6 +269,20 @@ pub fn scenario(name: &str) -> Result<Scenario> {
     })
 }
 
+/// The instrument classes (MySQL's `DISABLE_PSI_*` names) an instrument pattern reaches.
+fn classes_of(pattern: &str) -> &'static [&'static str] {
+    const WAITS: &[&str] = &["MUTEX", "RWLOCK", "COND", "FILE", "SOCKET", "TABLE", "IDLE"];
+    match pattern {
+        p if p.starts_with("wait/lock/metadata") => &["METADATA"],
+        p if p.starts_with("wait/") => WAITS,
+        p if p.starts_with("memory/") => &["MEMORY"],
+        p if p.starts_with("stage/") => &["STAGE"],
+        p if p.starts_with("statement/") => &["STATEMENT"],
+        p if p.starts_with("transaction") => &["TRANSACTION"],
+        _ => &[],
+    }
+}
+
 /// SQL LIKE pattern matching a consumer glob (`events_stages_%`, `%`).
 fn consumer_matches(pattern: &str, name: &str) -> bool {
     match pattern.strip_suffix('%') {
@@ -310,6 +324,20 @@ impl Scenario {
             v.push(ServerOption::parse(e).expect("built-in scenario options parse"));
         }
         v
+    }
+
+    /// The instrument classes this scenario measures by name (`stage/%`: STAGE). A scenario of
+    /// every instrument, or of the defaults, names none: it measures what is compiled in.
+    pub fn classes_needed(&self) -> Vec<&'static str> {
+        let mut out: Vec<&'static str> = Vec::new();
+        for p in self.instruments_on.iter().flatten() {
+            for c in classes_of(p) {
+                if !out.contains(c) {
+                    out.push(c);
+                }
+            }
+        }
+        out
     }
 
     /// Whether this scenario exists on `on`: a one-line usage error naming it where it does not.
@@ -440,6 +468,24 @@ mod tests {
             PfsFlavour::of(Flavour::MariaDb, "11.4.5-MariaDB"),
             PfsFlavour::MariaDb
         );
+    }
+
+    #[test]
+    fn a_scenario_names_the_instrument_classes_it_measures() {
+        let needs = |n: &str| scenario(n).unwrap().classes_needed();
+        assert_eq!(needs("mdl_only"), ["METADATA"]);
+        assert_eq!(needs("stages_statements"), ["STAGE", "STATEMENT"]);
+        assert_eq!(needs("memory_only"), ["MEMORY"]);
+        assert_eq!(needs("waits_only").len(), 7);
+        for every in [
+            "ps_off",
+            "default",
+            "all_enabled",
+            "all_disabled",
+            "global_only",
+        ] {
+            assert!(needs(every).is_empty(), "{every}");
+        }
     }
 
     #[test]
