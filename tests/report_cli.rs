@@ -45,9 +45,10 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-const REPORT_FILES: [&str; 20] = [
+const REPORT_FILES: [&str; 21] = [
     "bench.txt",
     "csv/cost.csv",
+    "csv/glance.csv",
     "csv/latency.csv",
     "csv/provenance.csv",
     "csv/ratio_by_threads.csv",
@@ -112,7 +113,10 @@ fn report_with_a_format_prints_only_that_and_writes_nothing() {
     for (format, starts) in [
         ("gobench", "goos: linux\n"),
         ("html", "<!DOCTYPE html>"),
-        ("csv", "# throughput.csv\nstep,threads,ps_off median"),
+        (
+            "csv",
+            "# glance.csv\nvariant / base,instructions per transaction · point_select,",
+        ),
         ("md", "## report-fixture"),
     ] {
         let o = psbench()

@@ -38,17 +38,35 @@ fn log_ratio_sd(r: &StudyResults, step: &str, threads: u32) -> f64 {
 #[test]
 fn the_fixture_states_its_cost_and_what_its_rounds_could_not_resolve() {
     let r = fixture();
-    let f = findings(&Subject::study(r.clone(), "fixture"));
+    let s = Subject::study(r.clone(), "fixture");
+    let parts = psbench::report::findings::sections(&s);
+    let f = findings(&s);
+    // One line for the one variant, its cost on each step said there and nowhere else.
+    assert_eq!(parts.per_variant.len(), 1, "{f:#?}");
     let cost = |step: &str, v: &str| r.cost_for(v, step).unwrap().ir_per_txn;
     for step in ["point_select", "read_only"] {
         let (b, d) = (cost(step, "ps_off"), cost(step, "default"));
         let expected = format!(
-            "{step}: default costs {:.1}% more instructions per transaction than ps_off: {d:.0} against {b:.0} ({:+.0}).",
-            (d / b - 1.0) * 100.0,
-            d - b
+            "{:+.1}% instructions per transaction ({step})",
+            (d / b - 1.0) * 100.0
         );
-        assert!(f.contains(&expected), "{expected}\nnot in {f:#?}");
+        assert!(
+            parts.per_variant[0].contains(&expected),
+            "{expected}\nnot in {f:#?}"
+        );
+        assert_eq!(
+            f.iter().filter(|l| l.contains(&expected)).count(),
+            1,
+            "{f:#?}"
+        );
     }
+    // Flagged rounds enter its figures: marked, and said once, last.
+    assert!(parts.per_variant[0].contains('⚑'), "{f:#?}");
+    assert_eq!(
+        parts.caveats,
+        ["⚑ Rounds with validity flags (or failed rounds) enter the figures so marked: see Validity."]
+    );
+    assert!(f.iter().all(|l| !l.contains("see Validity)")), "{f:#?}");
     // Its three rounds of 3 s are far too noisy to call anything; the finding says how many
     // rounds would do, from the spread of the per-round ratios worked out here.
     let sds = [
@@ -142,9 +160,7 @@ fn a_known_slowdown_under_drift_is_called_with_its_size() {
             assert!(line.ends_with("over 3 rounds."), "{line}");
         }
         assert!(
-            f.iter().any(|l| l.starts_with(&format!(
-                "{step}: default costs 10.0% more instructions per transaction than ps_off"
-            ))),
+            f[0].contains(&format!("+10.0% instructions per transaction ({step})")),
             "{f:#?}"
         );
     }
@@ -160,18 +176,14 @@ fn a_known_slowdown_under_drift_is_called_with_its_size() {
 #[test]
 fn no_change_is_resolved_as_within_the_threshold_and_two_rounds_make_no_call() {
     let f = findings(&Subject::study(synthetic(1.0, 1.0), "synthetic"));
-    let line = f
-        .iter()
-        .find(|l| {
-            l.starts_with(
-                "point_select: default against ps_off within threshold (±5%) at 1 thread and 2 threads: ",
-            )
-        })
-        .unwrap_or_else(|| panic!("{f:#?}"));
-    assert!(!line.contains("not resolved"), "{line}");
+    // Resolved as no change: the variant's line says so; nothing stands out.
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert!(f[0].contains("; throughput within ±5% ("), "{f:#?}");
+    assert!(!f[0].contains("not resolved"), "{f:#?}");
     assert!(
-        f.iter()
-            .any(|l| l.starts_with("point_select: default costs the same as ps_off within 0.2%")),
+        f[0].starts_with(
+            "default against ps_off: +0.0% instructions per transaction (point_select)"
+        ),
         "{f:#?}"
     );
     let mut two = synthetic(0.85, 1.0);
@@ -221,17 +233,21 @@ fn the_cost_section_sorts_variants_by_cost_with_ratio_and_difference() {
         f.contains(&"point_select: 2 of 3 variants cost more instructions per transaction than ps_off, from +9.2% (default) to +30.0% (dear).".to_string()),
         "{f:#?}"
     );
-    // Dearest first, then the rest in falling order.
-    let at = |v: &str| {
-        f.iter()
-            .position(|l| l.starts_with(&format!("point_select: {v} costs")))
-            .unwrap()
-    };
-    assert!(
-        at("dear") < at("default") && at("default") < at("cheap"),
-        "{f:#?}"
-    );
-    assert!(f[at("cheap")].contains("costs 10.0% fewer instructions per transaction than ps_off"));
+    // Each variant's own figure is in its line (and the table at a glance), once.
+    for (v, figure) in [("dear", "+30.0%"), ("cheap", "-10.0%")] {
+        let line = f
+            .iter()
+            .find(|l| l.starts_with(&format!("{v} against ps_off: ")))
+            .unwrap_or_else(|| panic!("{v}: {f:#?}"));
+        assert!(
+            line.contains(&format!(
+                "{figure} instructions per transaction (point_select)"
+            )),
+            "{line}"
+        );
+    }
+    assert!(md.contains("| dear / ps_off | 1.300 ▲ |"), "{md}");
+    assert!(md.contains("| cheap / ps_off | 0.900 ▼ |"), "{md}");
 }
 
 #[test]

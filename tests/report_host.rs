@@ -114,11 +114,22 @@ fn saturated_cells_are_listed_in_validity_and_named_where_a_change_is_called() {
             .unwrap_or_else(|| panic!("{t}: {f:#?}"))
             .clone()
     };
+    // Marked where saturated, and said once, under the lines.
+    assert!(called("at 2 threads").ends_with(" †."), "{f:#?}");
+    assert!(!called("at 1 thread").contains('†'), "{f:#?}");
+    let caveats: Vec<&String> = f.iter().filter(|l| l.starts_with('†')).collect();
+    assert_eq!(caveats.len(), 1, "{f:#?}");
     assert!(
-        called("at 2 threads").contains(saturation::CLAUSE),
+        caveats[0].contains("server and client shared every CPU"),
         "{f:#?}"
     );
-    assert!(!called("at 1 thread").contains("host saturated"), "{f:#?}");
+    let at = |l: &String| f.iter().position(|x| x == l).unwrap();
+    assert!(
+        f.iter()
+            .filter(|l| l.ends_with(" †."))
+            .all(|l| at(l) < at(caveats[0])),
+        "{f:#?}"
+    );
     let md = render(&s, Format::Md).unwrap();
     let validity = &md[md.find("### Validity").unwrap()..];
     assert!(!validity.contains("Every round ran clean"), "{validity}");

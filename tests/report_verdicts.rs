@@ -146,6 +146,15 @@ fn same_word_everywhere(s: &Subject) -> Vec<String> {
     }
     let f = findings(s);
     for ((step, t), word) in &relative {
+        // A change resolved as none is said in the variant's own line, once per variant
+        // (the tables give every cell): no sentence of its own.
+        if word == "within threshold" {
+            assert!(
+                f.iter().any(|l| l.starts_with("default against ps_off: ")),
+                "{f:#?}"
+            );
+            continue;
+        }
         let line = finding(&f, step, *t);
         let said = match word.as_str() {
             "faster" | "slower" => format!(" {word} than ps_off"),

@@ -2,7 +2,8 @@
 //! browser (SVG <text> with a generic font family), so no font is loaded or embedded.
 //!
 //! Series are drawn as polylines in the palette's colours and legends as filled rectangles, so
-//! a reader (or a test) can count a chart's series by its coloured polylines.
+//! a reader (or a test) can count a chart's series by its coloured polylines. The legend has a
+//! column of its own right of the plotting area, so that it covers no line, band or reference.
 
 use super::cells::{steps, threads_of, throughput_variants};
 use super::subject::Subject;
@@ -107,13 +108,47 @@ fn y_ticks(axes: &Axes) -> Vec<Tick> {
     t
 }
 
-/// Draw lines on axes; returns the SVG text.
+/// The legend column's width for these names: a swatch, and about 7 px a character.
+fn legend_width(names: &[(&str, RGBColor)]) -> u32 {
+    let widest = names.iter().map(|(n, _)| n.chars().count()).max();
+    widest.map_or(0, |w| (w as u32 * 7 + 40).clamp(90, 320))
+}
+
+/// The legend, a swatch and a name a row, in its own column.
+fn legend(
+    area: &DrawingArea<SVGBackend, plotters::coord::Shift>,
+    names: &[(&str, RGBColor)],
+) -> Result<()> {
+    for (i, (name, c)) in names.iter().enumerate() {
+        let y = 44 + i as i32 * 20;
+        area.draw(&Rectangle::new([(6, y - 5), (22, y + 5)], c.filled()))
+            .map_err(err)?;
+        area.draw(&Text::new(
+            name.to_string(),
+            (28, y - 7),
+            ("sans-serif", 13).into_font().color(&BLACK),
+        ))
+        .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// Draw lines on axes, the legend beside them; returns the SVG text.
 fn draw(title: &str, axes: &Axes, lines: &[Line]) -> Result<String> {
     let (xt, yt) = (x_ticks(axes), y_ticks(axes));
+    let names: Vec<(&str, RGBColor)> = lines
+        .iter()
+        .filter(|l| l.in_legend)
+        .map(|l| (l.name.as_str(), l.colour))
+        .collect();
+    let legend_w = legend_width(&names);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
+        let whole =
+            SVGBackend::with_string(&mut svg, (WIDTH + legend_w, HEIGHT)).into_drawing_area();
+        whole.fill(&WHITE).map_err(err)?;
+        let (root, beside) = whole.split_horizontally(WIDTH);
+        legend(&beside, &names)?;
         let x_range = ticked(axes.x.0..axes.x.1, &xt);
         if axes.y_log {
             let y = ticked((axes.y.0..axes.y.1).log_scale(), &yt);
@@ -122,7 +157,7 @@ fn draw(title: &str, axes: &Axes, lines: &[Line]) -> Result<String> {
             let y = ticked(axes.y.0..axes.y.1, &yt);
             plot(&root, title, axes, x_range, y, (&xt, &yt), lines)?;
         }
-        root.present().map_err(err)?;
+        whole.present().map_err(err)?;
     }
     Ok(svg)
 }
@@ -203,14 +238,9 @@ where
     for l in lines {
         let width = if l.thin { 1 } else { 2 };
         let c = l.colour;
-        let drawn = chart
+        chart
             .draw_series(LineSeries::new(l.points.clone(), c.stroke_width(width)))
             .map_err(err)?;
-        if l.in_legend {
-            drawn
-                .label(l.name.clone())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 16, y + 5)], c.filled()));
-        }
         // A line needs two points; a lone point is drawn as a dot.
         if !l.thin || l.points.len() == 1 {
             chart
@@ -218,14 +248,6 @@ where
                 .map_err(err)?;
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .label_font(("sans-serif", 13))
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(0xbb, 0xbb, 0xbb))
-        .draw()
-        .map_err(err)?;
     Ok(())
 }
 
@@ -301,7 +323,7 @@ pub fn throughput_vs_threads(s: &Subject, step: &str) -> Result<Chart> {
     })
 }
 
-/// Per pair, base/new throughput per thread count with the 95% interval as a band.
+/// Per pair, new / base throughput per thread count with the 95% interval as a band.
 pub fn ratio_vs_threads(s: &Subject, step: &str) -> Result<Chart> {
     let res = &s.results;
     let threads = threads_of(res, step);
@@ -311,15 +333,15 @@ pub fn ratio_vs_threads(s: &Subject, step: &str) -> Result<Chart> {
         let mut band = Vec::new();
         for (i, t) in threads.iter().enumerate() {
             if let Some(c) = compare_tps(s, p, step, *t) {
-                points.push((i as f64, 1.0 / c.ratio));
+                points.push((i as f64, c.ratio));
                 if c.low.is_finite() && c.high.is_finite() {
-                    band.push((i as f64, 1.0 / c.high, 1.0 / c.low));
+                    band.push((i as f64, c.low, c.high));
                 }
             }
         }
         if !points.is_empty() {
             lines.push(Line {
-                name: p.inverted_label(),
+                name: p.label(),
                 colour: variant_colour(s, &p.new),
                 points,
                 band,
@@ -339,7 +361,7 @@ pub fn ratio_vs_threads(s: &Subject, step: &str) -> Result<Chart> {
     );
     let axes = Axes {
         x_desc: "threads",
-        y_desc: "base / new",
+        y_desc: "new / base (higher: faster)",
         x_categories: threads.iter().map(|t| t.to_string()).collect(),
         x: category_x(threads.len()),
         y,
@@ -354,7 +376,7 @@ pub fn ratio_vs_threads(s: &Subject, step: &str) -> Result<Chart> {
         series: lines.len(),
         title,
         caption: format!(
-            "Base throughput / variant throughput (above 1: the variant is slower), with its 95% interval; grey lines at 1.0 and ±{:.0}%.",
+            "Variant throughput / base throughput (below 1: the variant is slower), with its 95% interval; grey lines at 1.0 and ±{:.0}%.",
             th * 100.0
         ),
     })

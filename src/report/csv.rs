@@ -116,7 +116,7 @@ mod tests {
                         min: 1.0,
                         max: 3.5,
                     },
-                    Value::Change(Change::throughput_inverted(Comparison {
+                    Value::Change(Change::throughput(Comparison {
                         ratio: 0.5,
                         low: 0.4,
                         high: 0.625,
@@ -137,7 +137,7 @@ mod tests {
         assert_eq!(
             table(&t),
             "step,a median,a min,a max,b / a,b / a low,b / a high,b / a verdict\n\
-             \"x, \"\"y\"\"\",2,1,3.5,2,1.6,2.5,slower\n\
+             \"x, \"\"y\"\"\",2,1,3.5,0.5,0.4,0.625,slower\n\
              z,,,,,,,\n"
         );
     }

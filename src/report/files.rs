@@ -2,7 +2,8 @@
 //! csv/*.csv, and profiles/summary.md (the frames that grew) for a profiled study.
 
 use super::{
-    csv, frames_that_grew, gobench, html, markdown, provenance, sections, summary_json, Subject,
+    csv, frames_that_grew, glance, gobench, html, markdown, provenance, sections, summary_json,
+    Subject,
 };
 use crate::results::document::PROFILES_DIR;
 use anyhow::{Context, Result};
@@ -15,10 +16,10 @@ pub const CSV_DIR: &str = "csv";
 
 /// Every table as (file name, CSV text).
 pub fn csv_tables(s: &Subject) -> Vec<(String, String)> {
-    sections::measurements(s)
-        .iter()
-        .chain(provenance::all(s).iter())
-        .map(|t| (format!("{}.csv", t.id), csv::table(t)))
+    std::iter::once(glance::table(s))
+        .chain(sections::measurements(s))
+        .chain(provenance::all(s))
+        .map(|t| (format!("{}.csv", t.id), csv::table(&t)))
         .collect()
 }
 

@@ -1,16 +1,29 @@
 //! Findings: the answer first, in short sentences with their figures, generated from the
-//! results (never written by hand): which variants cost more instructions than the base and
-//! by how much, which throughput differences were called, and which were not resolved, with
-//! the spread the rounds showed and the rounds that would resolve a change of the threshold.
+//! results (never written by hand), in three parts a reader takes in at once:
+//!
+//! - one line per variant against its base, every measure with its verdict;
+//! - at most ten lines on what stands out: a sweep's changes, how the variants' costs range,
+//!   the largest throughput changes called, server CPU resolving what throughput could not,
+//!   the regimes, and what throughput could not resolve with the rounds that would;
+//! - each caveat once, under the lines it applies to (flagged rounds ⚑, a saturated host †,
+//!   the wake-up regime).
+//!
+//! Everything else stays in the tables.
 
 use super::cells::{slots, throughput_variants};
 use super::cost_table::{self, CostRow};
-use super::grid::{pct_threshold, ratio, word, Sense, NOT_RESOLVED, WITHIN};
-use super::saturation::{self, saturated};
+use super::grid::{pct_threshold, ratio, word, Sense, FLAG, NOT_RESOLVED};
+use super::saturation::saturated;
 use super::subject::{Pair, Subject};
 use super::tables::{compare_tps, flagged};
 use crate::results::COST_TOLERANCE;
 use crate::stats::{rounds_to_resolve, Comparison, Verdict, MIN_ROUNDS};
+
+/// Marks a figure measured on a saturated host (its caveat says so once).
+pub const SATURATED: &str = "†";
+
+/// The most lines on what stands out.
+pub const MOST_STANDING_OUT: usize = 10;
 
 /// Percent with one decimal, without sign: 0.079 → "7.9%".
 fn pct(x: f64) -> String {
@@ -25,22 +38,90 @@ fn threads(t: u32) -> String {
     }
 }
 
-/// Every finding, cost first, then throughput; empty when there is nothing to say.
+/// The three parts of the Findings.
+pub struct Findings {
+    /// One line per variant against its base.
+    pub per_variant: Vec<String>,
+    /// At most [`MOST_STANDING_OUT`] lines, the most telling first.
+    pub standing_out: Vec<String>,
+    /// Each caveat once, for the marked lines above it.
+    pub caveats: Vec<String>,
+}
+
+impl Findings {
+    /// Every line, in order.
+    pub fn all(&self) -> Vec<String> {
+        self.per_variant
+            .iter()
+            .chain(&self.standing_out)
+            .chain(&self.caveats)
+            .cloned()
+            .collect()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.per_variant.is_empty() && self.standing_out.is_empty() && self.caveats.is_empty()
+    }
+}
+
+/// Every finding, in order; empty when there is nothing to say.
 pub fn findings(s: &Subject) -> Vec<String> {
-    // A sweep's Findings lead: what changed between releases, and where.
-    let mut out = super::sweep_table::findings(s);
-    out.extend(super::variant_lines::lines(s));
+    sections(s).all()
+}
+
+/// The Findings in their three parts.
+pub fn sections(s: &Subject) -> Findings {
+    let per_variant = super::variant_lines::lines(s);
+    // What stands out, most telling first: a sweep's own answer, how costs range, the
+    // largest throughput changes, CPU resolving what throughput did not, the regimes, then
+    // what could not be resolved (the fewest rounds needed first).
     let rows: Vec<CostRow> = cost_table::rows(s)
         .into_iter()
         .filter(|r| !super::variant_lines::swept(s, &r.variant))
         .collect();
-    out.extend(cost_findings(&rows));
-    out.extend(throughput_findings(s));
-    out.extend(super::relative_cpu::findings(s));
-    out.extend(super::io_regime::findings(&s.results));
-    out.extend(super::hosts::findings(s));
-    out.extend(super::host::findings(s));
-    out
+    let tps = throughput_findings(s);
+    let mut standing_out = super::sweep_table::findings(s);
+    standing_out.extend(cost_findings(&rows));
+    standing_out.extend(tps.called.into_iter().map(|(_, l)| l));
+    standing_out.extend(super::relative_cpu::findings(s));
+    standing_out.extend(super::io_regime::findings(&s.results));
+    standing_out.extend(super::hosts::findings(s));
+    standing_out.extend(tps.open.into_iter().map(|(_, l)| l));
+    standing_out.truncate(MOST_STANDING_OUT);
+    let shown = || per_variant.iter().chain(&standing_out);
+    let mut caveats = Vec::new();
+    if shown().any(|l| l.contains(FLAG)) {
+        caveats.push(format!(
+            "{FLAG} Rounds with validity flags (or failed rounds) enter the figures so marked: see Validity."
+        ));
+    }
+    if shown().any(|l| l.contains(SATURATED)) {
+        caveats.push(format!(
+            "{SATURATED} The host was saturated where so marked: server and client shared every CPU, so throughput there measures the host as much as the server."
+        ));
+    }
+    caveats.extend(super::host::findings(s));
+    Findings {
+        per_variant,
+        standing_out,
+        caveats,
+    }
+}
+
+/// The marks of a comparison's caveats: " ⚑" when flagged rounds enter it, " †" when the
+/// host was saturated.
+pub fn marks(s: &Subject, p: &Pair, step: &str, t: u32) -> String {
+    let res = &s.results;
+    let mut m = String::new();
+    if flagged(res, &p.new, step, t) || flagged(res, &p.base, step, t) {
+        m.push(' ');
+        m.push_str(FLAG);
+    }
+    if saturated(res, &p.new, step, t) || saturated(res, &p.base, step, t) {
+        m.push(' ');
+        m.push_str(SATURATED);
+    }
+    m
 }
 
 fn cost_findings(rows: &[CostRow]) -> Vec<String> {
@@ -81,9 +162,6 @@ fn cost_findings(rows: &[CostRow]) -> Vec<String> {
             };
             out.push(count_sentence(step, unit, &compared, more.len(), &range));
         }
-        for r in &compared {
-            out.push(cost_sentence(r));
-        }
         for r in of_step.iter().filter(|r| r.ir.is_none()) {
             out.push(format!(
                 "{step}: the cost of {} could not be measured (see Validity).",
@@ -123,54 +201,28 @@ fn count_sentence(
     }
 }
 
-fn cost_sentence(r: &CostRow) -> String {
-    let (q, d) = (r.ratio.unwrap(), r.difference.unwrap());
-    let base = r.base.as_deref().unwrap_or("the base");
-    let ir = r.ir.unwrap();
-    let base_ir = ir - d;
-    let how = if (q - 1.0).abs() <= COST_TOLERANCE {
-        format!("costs the same as {base} within {}", pct(COST_TOLERANCE))
-    } else if q > 1.0 {
-        format!(
-            "costs {} more instructions per {} than {base}",
-            pct(q - 1.0),
-            r.unit
-        )
-    } else {
-        format!(
-            "costs {} fewer instructions per {} than {base}",
-            pct(q - 1.0),
-            r.unit
-        )
-    };
-    let care = if r.ratio_unstable {
-        " (a count did not repeat: read with care)"
-    } else {
-        ""
-    };
-    format!(
-        "{}: {} {how}: {:.0} against {:.0} ({}){care}.",
-        r.step,
-        r.variant,
-        ir,
-        base_ir,
-        cost_table::signed(d)
-    )
-}
-
-/// A (step, threads) comparison of one pair.
+/// A (step, threads) comparison of one pair, with its caveat marks.
 struct Cmp {
     threads: u32,
     c: Comparison,
-    flagged: bool,
-    saturated: bool,
+    marks: String,
 }
 
-fn throughput_findings(s: &Subject) -> Vec<String> {
+/// The throughput sentences that stand out: each change called (with its size, largest
+/// first), and what was not resolved (with the rounds that would, fewest first).
+struct Throughput {
+    called: Vec<(f64, String)>,
+    open: Vec<(usize, String)>,
+}
+
+fn throughput_findings(s: &Subject) -> Throughput {
     let res = &s.results;
     let measured = throughput_variants(res);
     let threshold = s.threshold();
-    let mut out = Vec::new();
+    let mut out = Throughput {
+        called: Vec::new(),
+        open: Vec::new(),
+    };
     let mut steps: Vec<String> = Vec::new();
     for (step, _) in slots(res) {
         if !steps.contains(&step) {
@@ -190,15 +242,15 @@ fn throughput_findings(s: &Subject) -> Vec<String> {
                     compare_tps(s, p, step, t).map(|c| Cmp {
                         threads: t,
                         c,
-                        flagged: flagged(res, &p.new, step, t) || flagged(res, &p.base, step, t),
-                        saturated: saturated(res, &p.new, step, t)
-                            || saturated(res, &p.base, step, t),
+                        marks: marks(s, p, step, t),
                     })
                 })
                 .collect();
-            out.extend(pair_step(p, step, &cmps, threshold, res.study.rounds));
+            pair_step(p, step, &cmps, threshold, res.study.rounds, &mut out);
         }
     }
+    out.called.sort_by(|a, b| b.0.total_cmp(&a.0));
+    out.open.sort_by_key(|(n, _)| *n);
     out
 }
 
@@ -214,55 +266,45 @@ fn list(items: &[String]) -> String {
     }
 }
 
-/// The sentences of one pair on one step: each called change, then what was resolved as no
-/// change, then what was not resolved, with the spread and the rounds it would take.
-fn pair_step(p: &Pair, step: &str, cmps: &[Cmp], threshold: f64, rounds: u32) -> Vec<String> {
-    let mut out = Vec::new();
-    let care = |c: &Cmp| {
-        if c.flagged {
-            "; flagged rounds enter (see Validity)"
-        } else {
-            ""
+/// The caveat marks of several comparisons, each once.
+fn all_marks(cmps: &[&Cmp]) -> String {
+    let mut m = String::new();
+    for mark in [FLAG, SATURATED] {
+        if cmps.iter().any(|x| x.marks.contains(mark)) {
+            m.push(' ');
+            m.push_str(mark);
         }
-    };
+    }
+    m
+}
+
+/// The sentences of one pair on one step: each called change, then what was not resolved,
+/// with the spread and the rounds it would take. What was resolved as no change stays in the
+/// tables (the variant's own line says it).
+fn pair_step(
+    p: &Pair,
+    step: &str,
+    cmps: &[Cmp],
+    threshold: f64,
+    rounds: u32,
+    out: &mut Throughput,
+) {
     // Each verdict in the words every table and file uses (grid::word).
     for x in cmps.iter().filter(|x| x.c.verdict.called()) {
-        out.push(format!(
-            "{}: {} is {} {} than {} at {}: {} over {} rounds{}{}.",
-            step,
-            p.new,
-            pct(x.c.ratio - 1.0),
-            word(x.c.verdict, Sense::Throughput),
-            p.base,
-            threads(x.threads),
-            interval(&x.c),
-            x.c.rounds,
-            if x.saturated { saturation::CLAUSE } else { "" },
-            care(x)
-        ));
-    }
-    let within: Vec<&Cmp> = cmps
-        .iter()
-        .filter(|x| x.c.verdict == Verdict::Within)
-        .collect();
-    if !within.is_empty() {
-        out.push(format!(
-            "{step}: {} against {} {WITHIN} (±{}) at {}: {}{}.",
-            p.new,
-            p.base,
-            pct_threshold(threshold),
-            list(
-                &within
-                    .iter()
-                    .map(|x| threads(x.threads))
-                    .collect::<Vec<_>>()
+        out.called.push((
+            x.c.ratio.ln().abs(),
+            format!(
+                "{}: {} is {} {} than {} at {}: {} over {} rounds{}.",
+                step,
+                p.new,
+                pct(x.c.ratio - 1.0),
+                word(x.c.verdict, Sense::Throughput),
+                p.base,
+                threads(x.threads),
+                interval(&x.c),
+                x.c.rounds,
+                x.marks
             ),
-            list(&within.iter().map(|x| interval(&x.c)).collect::<Vec<_>>()),
-            if within.iter().any(|x| x.flagged) {
-                "; flagged rounds enter (see Validity)"
-            } else {
-                ""
-            }
         ));
     }
     let open: Vec<&Cmp> = cmps
@@ -312,31 +354,32 @@ fn pair_step(p: &Pair, step: &str, cmps: &[Cmp], threshold: f64, rounds: u32) ->
                 pct_threshold(threshold)
             )
         };
-        out.push(format!(
-            "{step}: {} against {} {NOT_RESOLVED} at {}: {}{spread}{would}{}.",
-            p.new,
-            p.base,
-            list(&open.iter().map(|x| threads(x.threads)).collect::<Vec<_>>()),
-            list(&open.iter().map(|x| interval(&x.c)).collect::<Vec<_>>()),
-            if open.iter().any(|x| x.flagged) {
-                "; flagged rounds enter (see Validity)"
-            } else {
-                ""
-            }
+        out.open.push((
+            known.iter().min().copied().unwrap_or(usize::MAX),
+            format!(
+                "{step}: {} against {} {NOT_RESOLVED} at {}: {}{spread}{would}{}.",
+                p.new,
+                p.base,
+                list(&open.iter().map(|x| threads(x.threads)).collect::<Vec<_>>()),
+                list(&open.iter().map(|x| interval(&x.c)).collect::<Vec<_>>()),
+                all_marks(&open)
+            ),
         ));
     }
-    let few: Vec<String> = cmps
+    let few: Vec<&Cmp> = cmps
         .iter()
         .filter(|x| x.c.verdict == Verdict::NotResolved && x.c.rounds < MIN_ROUNDS)
-        .map(|x| threads(x.threads))
         .collect();
     if !few.is_empty() {
-        out.push(format!(
-            "{step}: {} against {} {NOT_RESOLVED} at {}: fewer than {MIN_ROUNDS} rounds.",
-            p.new,
-            p.base,
-            list(&few)
+        out.open.push((
+            usize::MAX,
+            format!(
+                "{step}: {} against {} {NOT_RESOLVED} at {}: fewer than {MIN_ROUNDS} rounds{}.",
+                p.new,
+                p.base,
+                list(&few.iter().map(|x| threads(x.threads)).collect::<Vec<_>>()),
+                all_marks(&few)
+            ),
         ));
     }
-    out
 }

@@ -17,6 +17,10 @@ pub struct Table {
     pub when_empty: String,
 }
 
+/// Between a column's group and its own name ("throughput · read_only ×2"): HTML heads a
+/// run of columns of one group with the group's name once; text formats keep the whole name.
+pub const GROUP: &str = " · ";
+
 pub struct Column {
     pub name: String,
     pub kind: Kind,
@@ -72,8 +76,7 @@ pub enum Sense {
 pub const WITHIN: &str = "within threshold";
 pub const NOT_RESOLVED: &str = "not resolved";
 
-/// The word for a verdict on new / base: said of the new variant, so the same whether the
-/// ratio is shown as new / base or base / new, and the same in every format.
+/// The word for a verdict on new / base: said of the new variant, the same in every format.
 pub fn word(v: Verdict, sense: Sense) -> &'static str {
     match (v, sense) {
         (Verdict::Above, Sense::Throughput) => "faster",
@@ -85,12 +88,11 @@ pub fn word(v: Verdict, sense: Sense) -> &'static str {
     }
 }
 
-/// A comparison of new with base, shown as new/base or (inverted) as base/new, the way the
-/// published "without PS / with PS" tables show it.
+/// A comparison of new with base, shown as new / base: every ratio of a report points that
+/// way, above 1.0 meaning more of the measure.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Change {
     pub cmp: Comparison,
-    pub inverted: bool,
     pub sense: Sense,
 }
 
@@ -103,7 +105,7 @@ pub enum Tone {
     Unknown,
 }
 
-/// The marks: arrows follow the ratio as shown; the other two say no change was called.
+/// The marks: arrows follow the ratio; the other two say no change was called.
 const UP: &str = "▲";
 const DOWN: &str = "▼";
 const WITHIN_MARK: &str = "≈";
@@ -114,16 +116,7 @@ impl Change {
     pub fn throughput(cmp: Comparison) -> Change {
         Change {
             cmp,
-            inverted: false,
             sense: Sense::Throughput,
-        }
-    }
-
-    /// Throughput shown as base / new.
-    pub fn throughput_inverted(cmp: Comparison) -> Change {
-        Change {
-            inverted: true,
-            ..Change::throughput(cmp)
         }
     }
 
@@ -135,14 +128,10 @@ impl Change {
         }
     }
 
-    /// (ratio, low, high) as shown.
+    /// (ratio, low, high) of new / base.
     pub fn shown(&self) -> (f64, f64, f64) {
         let c = &self.cmp;
-        if self.inverted {
-            (1.0 / c.ratio, 1.0 / c.high, 1.0 / c.low)
-        } else {
-            (c.ratio, c.low, c.high)
-        }
+        (c.ratio, c.low, c.high)
     }
 
     /// The verdict's word (faster, slower, costs more, costs less, within threshold, not
@@ -151,18 +140,18 @@ impl Change {
         word(self.cmp.verdict, self.sense)
     }
 
-    /// The mark of the ratio as shown: ▲ a change called above 1.0, ▼ below, ≈ within
-    /// threshold, ? not resolved.
+    /// The mark of the ratio: ▲ a change called above 1.0, ▼ below, ≈ within threshold,
+    /// ? not resolved.
     pub fn mark(&self) -> &'static str {
-        match (self.cmp.verdict, self.inverted) {
-            (Verdict::Above, false) | (Verdict::Below, true) => UP,
-            (Verdict::Below, false) | (Verdict::Above, true) => DOWN,
-            (Verdict::Within, _) => WITHIN_MARK,
-            (Verdict::NotResolved, _) => NOT_RESOLVED_MARK,
+        match self.cmp.verdict {
+            Verdict::Above => UP,
+            Verdict::Below => DOWN,
+            Verdict::Within => WITHIN_MARK,
+            Verdict::NotResolved => NOT_RESOLVED_MARK,
         }
     }
 
-    /// Better or worse for the new variant, by the metric's sense, whichever way it is shown.
+    /// Better or worse for the new variant, by the metric's sense.
     pub fn tone(&self) -> Tone {
         match (self.cmp.verdict, self.sense) {
             (Verdict::Above, Sense::Throughput) | (Verdict::Below, Sense::Cost) => Tone::Better,
@@ -196,20 +185,11 @@ pub fn flag_legend() -> String {
     format!("{FLAG} some rounds behind this value carry validity flags or failed: see Validity.")
 }
 
-/// The legend of a table of changes of one `sense`, shown inverted (base / new) or not;
-/// `threshold` is a fraction (0.05). Each mark with its word and the rule behind it.
-pub fn change_legend(threshold: f64, sense: Sense, inverted: bool) -> Vec<String> {
-    let (up, down) = if inverted {
-        (Verdict::Below, Verdict::Above)
-    } else {
-        (Verdict::Above, Verdict::Below)
-    };
+/// The legend of a table of changes of one `sense`; `threshold` is a fraction (0.05). Each
+/// mark with its word and the rule behind it.
+pub fn change_legend(threshold: f64, sense: Sense) -> Vec<String> {
+    let (up, down) = (Verdict::Above, Verdict::Below);
     let pct = pct_threshold(threshold);
-    let shown = if inverted {
-        " The marks follow the ratio shown, base / new; the words say what the variant did."
-    } else {
-        ""
-    };
     // "is faster" but "costs less": the verb is in the cost words already.
     let (good, bad) = match sense {
         Sense::Throughput => ("is faster", "is slower"),
@@ -219,7 +199,7 @@ pub fn change_legend(threshold: f64, sense: Sense, inverted: bool) -> Vec<String
         format!(
             "{UP} {} / {DOWN} {}: new / base is beyond 1 ± {pct} and its 95% interval excludes 1.0; \
              {WITHIN_MARK} {WITHIN}: the whole interval of new / base lies within [{}, {}] (ends included); \
-             {NOT_RESOLVED_MARK} {NOT_RESOLVED}: anything else (the interval reaches past ±{pct} without a change called, or fewer than 3 rounds).{shown}",
+             {NOT_RESOLVED_MARK} {NOT_RESOLVED}: anything else (the interval reaches past ±{pct} without a change called, or fewer than 3 rounds).",
             word(up, sense),
             word(down, sense),
             ratio(1.0 - threshold),
@@ -333,44 +313,35 @@ impl Value {
 mod tests {
     use super::*;
 
-    fn change(ratio: f64, low: f64, high: f64, verdict: Verdict, inverted: bool) -> Change {
-        let cmp = Comparison {
+    fn change(ratio: f64, low: f64, high: f64, verdict: Verdict) -> Change {
+        Change::throughput(Comparison {
             ratio,
             low,
             high,
             verdict,
             rounds: 5,
             spread: 0.05,
-        };
-        if inverted {
-            Change::throughput_inverted(cmp)
-        } else {
-            Change::throughput(cmp)
-        }
+        })
     }
 
     #[test]
-    fn inverted_changes_flip_the_ratio_and_the_mark_but_not_the_word_or_tone() {
-        let c = change(0.8, 0.75, 0.85, Verdict::Below, true);
-        let (r, lo, hi) = c.shown();
-        assert!((r - 1.25).abs() < 1e-12 && lo < hi && (hi - 1.0 / 0.75).abs() < 1e-12);
-        assert_eq!(c.mark(), "▲");
+    fn a_slower_variant_reads_below_one_with_a_down_mark() {
+        let c = change(0.8, 0.75, 0.85, Verdict::Below);
+        assert_eq!(c.mark(), "▼");
         assert_eq!(c.word(), "slower");
         assert_eq!(c.tone(), Tone::Worse);
-        assert_eq!(Value::Change(c).text(), "1.250 [1.176, 1.333] ▲");
-        let legend = change_legend(0.05, Sense::Throughput, true);
-        assert!(legend[0].starts_with("▲ slower / ▼ faster:"), "{legend:?}");
+        assert_eq!(Value::Change(c).text(), "0.800 [0.750, 0.850] ▼");
     }
 
     #[test]
     fn a_cost_that_rises_costs_more_and_is_worse() {
-        let mut c = change(1.2, 1.1, 1.3, Verdict::Above, false);
+        let mut c = change(1.2, 1.1, 1.3, Verdict::Above);
         c.sense = Sense::Cost;
         assert_eq!(
             (c.word(), c.mark(), c.tone()),
             ("costs more", "▲", Tone::Worse)
         );
-        let legend = change_legend(0.05, Sense::Cost, false);
+        let legend = change_legend(0.05, Sense::Cost);
         assert!(
             legend[0].starts_with("▲ costs more / ▼ costs less:"),
             "{legend:?}"
@@ -383,7 +354,7 @@ mod tests {
 
     #[test]
     fn the_legend_states_the_threshold_band() {
-        let legend = change_legend(0.05, Sense::Throughput, false);
+        let legend = change_legend(0.05, Sense::Throughput);
         assert!(legend[0].starts_with("▲ faster / ▼ slower: new / base is beyond 1 ± 5%"));
         assert!(legend[0].contains("≈ within threshold: the whole interval of new / base lies within [0.950, 1.050] (ends included)"), "{legend:?}");
         assert!(
@@ -409,7 +380,7 @@ mod tests {
 
     #[test]
     fn a_change_without_interval_shows_only_ratio_and_mark() {
-        let c = change(1.1, f64::NAN, f64::NAN, Verdict::NotResolved, false);
+        let c = change(1.1, f64::NAN, f64::NAN, Verdict::NotResolved);
         assert_eq!(Value::Change(c).text(), "1.100 ?");
     }
 }

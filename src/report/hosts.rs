@@ -147,7 +147,7 @@ pub fn host_spread(s: &Subject) -> Option<Table> {
             res.sharding.rounds.len(),
             hosts.len()
         ),
-        legend: change_legend(s.threshold(), Sense::Throughput, false),
+        legend: change_legend(s.threshold(), Sense::Throughput),
         columns,
         rows,
         when_empty: "No throughput cells.".into(),

@@ -2,9 +2,9 @@
 //! fonts or links to fetch, so it opens offline and can be mailed or attached as one file.
 
 use super::charts::{self, Chart};
-use super::grid::{escape, num, num_like, Kind, Table, Tone, Value, FLAG};
+use super::grid::{escape, num, num_like, Column, Kind, Table, Tone, Value, FLAG, GROUP};
 use super::subject::Subject;
-use super::{cost_chart, provenance, rounds_table, sections, sweep_chart};
+use super::{cost_chart, glance, provenance, rounds_table, sections, sweep_chart};
 use anyhow::Result;
 use std::fmt::Write;
 
@@ -34,6 +34,12 @@ td.list { white-space: nowrap; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; }
 figure.chart { margin: 0; border: 1px solid #e3e3e3; padding: 6px; background: #fff; }
 ul.findings li { margin: 0.2em 0; }
+ul.findings { margin: 0.3em 0; padding-left: 1.4em; }
+p.standing { margin: 0.6em 0 0; font-weight: 600; }
+ul.caveats { color: #555; font-size: 0.92em; margin: 0.4em 0; padding-left: 1.4em; list-style: none; }
+table.glance td.label { font-weight: 600; }
+table.glance { font-size: 0.86em; }
+th.group { text-align: center; border-bottom: none; }
 figure.chart figcaption { color: #555; font-size: 0.85em; max-width: 640px; }
 details pre { font-size: 0.85em; background: #f7f7f7; padding: 8px; overflow-x: auto; }
 "#;
@@ -103,18 +109,10 @@ fn body(t: &Table) -> String {
         return s;
     }
     s.push_str(&format!(
-        "<div class=\"wide\"><table class=\"{}\">\n<tr>",
+        "<div class=\"wide\"><table class=\"{}\">\n",
         escape(&t.id)
     ));
-    for c in &t.columns {
-        let class = if c.kind == Kind::Label {
-            ""
-        } else {
-            " class=\"num\""
-        };
-        let _ = write!(s, "<th{class}>{}</th>", escape(&c.name));
-    }
-    s.push_str("</tr>\n");
+    s.push_str(&header(&t.columns));
     for row in &t.rows {
         s.push_str("<tr>");
         for (v, c) in row.iter().zip(&t.columns) {
@@ -126,6 +124,43 @@ fn body(t: &Table) -> String {
     for l in &t.legend {
         let _ = writeln!(s, "<p class=\"legend\">{}</p>", escape(l));
     }
+    s
+}
+
+/// The header row, or two when columns name their group: the group once over its run of
+/// columns, each column's own name under it.
+fn header(columns: &[Column]) -> String {
+    let class = |c: &Column| match c.kind {
+        Kind::Label => "",
+        _ => " class=\"num\"",
+    };
+    let split = |c: &Column| -> (String, String) {
+        match c.name.split_once(GROUP) {
+            Some((g, n)) => (g.to_string(), n.to_string()),
+            None => (String::new(), c.name.clone()),
+        }
+    };
+    let mut s = String::new();
+    if columns.iter().any(|c| c.name.contains(GROUP)) {
+        s.push_str("<tr>");
+        let mut i = 0;
+        while i < columns.len() {
+            let g = split(&columns[i]).0;
+            let run = columns[i..].iter().take_while(|c| split(c).0 == g).count();
+            let _ = write!(
+                s,
+                "<th colspan=\"{run}\" class=\"group\">{}</th>",
+                escape(&g)
+            );
+            i += run;
+        }
+        s.push_str("</tr>\n");
+    }
+    s.push_str("<tr>");
+    for c in columns {
+        let _ = write!(s, "<th{}>{}</th>", class(c), escape(&split(c).1));
+    }
+    s.push_str("</tr>\n");
     s
 }
 
@@ -175,19 +210,30 @@ fn all_variables(s: &Subject) -> String {
     out
 }
 
-/// The answer first: the findings as a list.
-fn findings(s: &Subject) -> String {
-    let lines = super::findings::findings(s);
-    let mut h = String::from("<h2 id=\"findings\">Findings</h2>\n");
-    if lines.is_empty() {
+/// The answer first: the table at a glance, then the Findings in their three parts.
+fn answer(s: &Subject) -> String {
+    let mut h = table(&glance::table(s));
+    let f = super::findings::sections(s);
+    h.push_str("<h2 id=\"findings\">Findings</h2>\n");
+    if f.is_empty() {
         h.push_str("<p class=\"note\">No results to compare yet.</p>\n");
         return h;
     }
-    h.push_str("<ul class=\"findings\">\n");
-    for l in lines {
-        let _ = writeln!(h, "<li>{}</li>", escape(&l));
+    let list = |h: &mut String, class: &str, lines: &[String]| {
+        let _ = writeln!(h, "<ul class=\"{class}\">");
+        for l in lines {
+            let _ = writeln!(h, "<li>{}</li>", escape(l));
+        }
+        h.push_str("</ul>\n");
+    };
+    list(&mut h, "findings per-variant", &f.per_variant);
+    if !f.standing_out.is_empty() {
+        h.push_str("<p class=\"standing\">What stands out</p>\n");
+        list(&mut h, "findings standing-out", &f.standing_out);
     }
-    h.push_str("</ul>\n");
+    if !f.caveats.is_empty() {
+        list(&mut h, "caveats", &f.caveats);
+    }
     h
 }
 
@@ -202,12 +248,12 @@ pub fn render(s: &Subject) -> Result<String> {
         escape(&format!("psbench: {}", s.results.study.name)),
         escape(&s.title())
     );
-    // Results first, then charts, then the tables that explain or check them.
+    // The answer first; then the results, charts, and the tables that explain or check them.
+    h.push_str(&answer(s));
     h.push_str("<nav>");
     let link = |h: &mut String, id: &str, title: &str| {
         let _ = write!(h, "<a href=\"#{}\">{}</a>", escape(id), escape(title));
     };
-    link(&mut h, "findings", "Findings");
     for t in &headline {
         link(&mut h, &t.id, &t.title);
     }
@@ -218,7 +264,6 @@ pub fn render(s: &Subject) -> Result<String> {
         link(&mut h, &t.id, &t.title);
     }
     h.push_str("</nav>\n");
-    h.push_str(&findings(s));
     h.push_str("<h2>Results</h2>\n");
     for t in &headline {
         h.push_str(&table(t));

@@ -2,7 +2,7 @@
 
 use super::grid::{Kind, Table};
 use super::subject::Subject;
-use super::{findings, frames_that_grew, provenance, sections, tables};
+use super::{findings, frames_that_grew, glance, provenance, sections, tables};
 use std::fmt::Write;
 
 /// Pipes and newlines would break a Markdown table row.
@@ -53,7 +53,7 @@ fn notes(subject: &Subject) -> String {
     s
 }
 
-/// A heading, what comes first under it (the findings), then the tables.
+/// A heading, the table at a glance and the findings under it, then the tables.
 fn tables_of<'a>(title: String, lead: &str, tables: impl Iterator<Item = &'a Table>) -> String {
     let mut s = format!("## {title}\n{lead}");
     for t in tables {
@@ -63,15 +63,28 @@ fn tables_of<'a>(title: String, lead: &str, tables: impl Iterator<Item = &'a Tab
     s
 }
 
-/// The Findings section that opens every report: a sentence a line.
-fn findings_section(subject: &Subject) -> String {
-    let lines = findings::findings(subject);
-    if lines.is_empty() {
-        return String::new();
+/// What opens every report: the table at a glance, then the Findings in their three parts (a
+/// line per variant, what stands out, the caveats).
+fn answer(subject: &Subject) -> String {
+    let mut s = format!("\n{}", table(&glance::table(subject)));
+    let f = findings::sections(subject);
+    if f.is_empty() {
+        return s;
     }
-    let mut s = String::from("\n### Findings\n\n");
-    for l in lines {
-        let _ = writeln!(s, "- {l}");
+    s.push_str("\n### Findings\n\n");
+    let list = |s: &mut String, lines: &[String]| {
+        for l in lines {
+            let _ = writeln!(s, "- {l}");
+        }
+    };
+    list(&mut s, &f.per_variant);
+    if !f.standing_out.is_empty() {
+        s.push_str("\nWhat stands out:\n\n");
+        list(&mut s, &f.standing_out);
+    }
+    if !f.caveats.is_empty() {
+        s.push('\n');
+        list(&mut s, &f.caveats);
     }
     s
 }
@@ -84,7 +97,7 @@ pub fn summary(subject: &Subject) -> String {
         .collect();
     tables_of(
         subject.title(),
-        &findings_section(subject),
+        &answer(subject),
         sections::measurements(subject).iter(),
     ) + &profiles(subject)
         + &described
@@ -123,5 +136,5 @@ pub fn headline(subject: &Subject) -> String {
         .chain(regimes)
         .chain([tables::validity(subject)])
         .collect::<Vec<_>>();
-    tables_of(subject.title(), &findings_section(subject), shown.iter()) + &notes(subject)
+    tables_of(subject.title(), &answer(subject), shown.iter()) + &notes(subject)
 }

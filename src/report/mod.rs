@@ -11,6 +11,7 @@ pub mod csv;
 pub mod files;
 pub mod findings;
 pub mod frames_that_grew;
+pub mod glance;
 pub mod gobench;
 pub mod grid;
 pub mod host;

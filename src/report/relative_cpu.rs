@@ -62,7 +62,7 @@ pub fn relative_cpu(s: &Subject, side: Side) -> Table {
             "new / base of the {} CPU microseconds per transaction (per operation for Insert Benchmark steps), formed within each round like throughput, with its 95% t interval over rounds: above 1.0 the variant uses more CPU for the same work.",
             side.name()
         ),
-        legend: legend_for(&rows, change_legend(s.threshold(), Sense::Cost, false)),
+        legend: legend_for(&rows, change_legend(s.threshold(), Sense::Cost)),
         columns,
         rows,
         when_empty: "No variant to compare with a base.".into(),

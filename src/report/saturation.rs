@@ -5,9 +5,6 @@
 use super::cells::rounds;
 use crate::results::{Flag, StudyResults, HOST_SATURATED_SHARE};
 
-/// Said after a throughput change called on saturated cells.
-pub const CLAUSE: &str = " (host saturated: server and client shared every CPU)";
-
 /// Whether any round of a (variant, step, threads) was saturated.
 pub fn saturated(res: &StudyResults, variant: &str, step: &str, threads: u32) -> bool {
     rounds(res, variant, step, threads).any(|c| c.flags.contains(&Flag::HostSaturated))

@@ -22,11 +22,6 @@ impl Pair {
     pub fn label(&self) -> String {
         format!("{} / {}", self.new, self.base)
     }
-
-    /// "base / new", the way the published per-thread ratio tables do ("without PS / with PS").
-    pub fn inverted_label(&self) -> String {
-        format!("{} / {}", self.base, self.new)
-    }
 }
 
 pub struct Source {

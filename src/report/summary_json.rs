@@ -26,12 +26,18 @@ pub struct Summary {
     /// The smallest relative change called.
     pub threshold: f64,
     pub variants: Vec<VariantSummary>,
+    /// The Findings after the variants' own lines: what stands out, then the caveats.
+    pub standing_out: Vec<String>,
+    pub caveats: Vec<String>,
 }
 
 #[derive(Serialize)]
 pub struct VariantSummary {
     pub variant: String,
     pub base: String,
+    /// The variant's line of the Findings, as the report words it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finding: Option<String>,
     pub steps: Vec<StepSummary>,
 }
 
@@ -157,6 +163,8 @@ pub fn summary(s: &Subject) -> Summary {
             steps.push(st);
         }
     }
+    let lines = super::variant_lines::by_pair(s);
+    let findings = super::findings::sections(s);
     Summary {
         study: res.study.name.clone(),
         base: res.study.base.clone().or_else(|| {
@@ -173,6 +181,7 @@ pub fn summary(s: &Subject) -> Summary {
             .map(|p| VariantSummary {
                 variant: p.new.clone(),
                 base: p.base.clone(),
+                finding: lines.iter().find(|(q, _)| *q == p).map(|(_, l)| l.clone()),
                 steps: steps
                     .iter()
                     .filter_map(|st| step_summary(s, p, st))
@@ -180,6 +189,8 @@ pub fn summary(s: &Subject) -> Summary {
             })
             .filter(|v| !v.steps.is_empty())
             .collect(),
+        standing_out: findings.standing_out,
+        caveats: findings.caveats,
     }
 }
 

@@ -197,10 +197,7 @@ pub fn relative_throughput(s: &Subject) -> Table {
         id: "relative".into(),
         title: "Throughput relative to the base".into(),
         note: relative_note(s).into(),
-        legend: legend_for(
-            &rows,
-            change_legend(s.threshold(), Sense::Throughput, false),
-        ),
+        legend: legend_for(&rows, change_legend(s.threshold(), Sense::Throughput)),
         columns,
         rows,
         when_empty: "No variant to compare with a base.".into(),
@@ -238,7 +235,8 @@ fn relative_note(s: &Subject) -> &'static str {
     }
 }
 
-/// Per step, base/new per thread count: the published "without PS / with PS" table.
+/// Per step, new / base per thread count: the published per-thread ratio table's layout, in
+/// the one direction every ratio of the report takes.
 pub fn ratio_by_threads(s: &Subject) -> Table {
     let res = &s.results;
     let pairs = throughput_pairs(s);
@@ -252,10 +250,10 @@ pub fn ratio_by_threads(s: &Subject) -> Table {
     let mut rows = Vec::new();
     for step in steps(res) {
         for p in &pairs {
-            let mut row = vec![Value::Text(step.clone()), Value::Text(p.inverted_label())];
+            let mut row = vec![Value::Text(step.clone()), Value::Text(p.label())];
             row.extend(all_threads.iter().map(|t| {
                 match compare_tps(s, p, &step, *t) {
-                    Some(cmp) => Value::Change(Change::throughput_inverted(cmp))
+                    Some(cmp) => Value::Change(Change::throughput(cmp))
                         .flagged_if(pair_flagged(res, p, &step, *t)),
                     None => Value::Missing("—".into()),
                 }
@@ -266,8 +264,8 @@ pub fn ratio_by_threads(s: &Subject) -> Table {
     Table {
         id: "ratio_by_threads".into(),
         title: "Ratio per thread count".into(),
-        note: "Throughput of the base divided by the variant's (base / new, as in the published \"without PS / with PS\" tables): above 1.0 the variant is slower.".into(),
-        legend: legend_for(&rows, change_legend(s.threshold(), Sense::Throughput, true)),
+        note: "The variant's throughput divided by the base's (new / base, as every ratio here; the published \"without PS / with PS\" tables are its inverse): below 1.0 the variant is slower.".into(),
+        legend: legend_for(&rows, change_legend(s.threshold(), Sense::Throughput)),
         columns,
         rows,
         when_empty: "No variant to compare with a base.".into(),

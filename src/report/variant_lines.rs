@@ -10,15 +10,20 @@ use super::subject::{Pair, Subject};
 use super::tables::compare_tps;
 use crate::stats::{rounds_to_resolve, Comparison, Verdict, MIN_ROUNDS};
 
-/// One (step, threads) comparison.
+/// One (step, threads) comparison, with its caveat marks (findings::marks); `threads` 0
+/// stands for every throughput cell pooled.
 struct At {
     step: String,
     threads: u32,
     c: Comparison,
+    marks: String,
 }
 
 impl At {
     fn place(&self) -> String {
+        if self.threads == 0 {
+            return self.step.clone();
+        }
         format!(
             "{}, {} thread{}",
             self.step,
@@ -54,7 +59,7 @@ fn most_telling(all: Vec<At>) -> Option<At> {
 fn clause(what: &str, best: Option<At>, threshold: f64) -> Option<String> {
     let a = best?;
     let tpct = format!("{:.0}%", threshold * 100.0);
-    Some(if a.c.rounds < MIN_ROUNDS {
+    let text = if a.c.rounds < MIN_ROUNDS {
         format!(
             "{what} not resolved here ({}: fewer than 3 rounds)",
             a.place()
@@ -73,14 +78,54 @@ fn clause(what: &str, best: Option<At>, threshold: f64) -> Option<String> {
             None => String::new(),
         };
         format!("{what} not resolved here ({}{would})", a.place())
-    })
+    };
+    Some(text + &a.marks)
 }
 
-fn comparisons(s: &Subject, f: impl Fn(&str, u32) -> Option<Comparison>) -> Vec<At> {
+fn comparisons(s: &Subject, p: &Pair, f: impl Fn(&str, u32) -> Option<Comparison>) -> Vec<At> {
     slots(&s.results)
         .into_iter()
-        .filter_map(|(step, threads)| f(&step, threads).map(|c| At { step, threads, c }))
+        .filter_map(|(step, threads)| {
+            f(&step, threads).map(|c| At {
+                marks: super::findings::marks(s, p, &step, threads),
+                step,
+                threads,
+                c,
+            })
+        })
         .collect()
+}
+
+/// Server CPU per transaction over every throughput cell, as the table at a glance pools it
+/// (one cell: that cell).
+fn pooled_cpu(s: &Subject, p: &Pair) -> Option<At> {
+    let cells = slots(&s.results);
+    if let [(step, t)] = cells.as_slice() {
+        return most_telling(comparisons(s, p, |st, u| {
+            (st == step && u == *t)
+                .then(|| compare_cpu(s, p, st, u, Side::Server))
+                .flatten()
+        }));
+    }
+    let c = super::glance::pooled(s, p, &cells, |c| c.resources.server_cpu_us_per_txn)?;
+    let marks = cells
+        .iter()
+        .map(|(st, t)| super::findings::marks(s, p, st, *t))
+        .fold(String::new(), |mut all, m| {
+            for mark in m.split_whitespace() {
+                if !all.contains(mark) {
+                    all.push(' ');
+                    all.push_str(mark);
+                }
+            }
+            all
+        });
+    Some(At {
+        step: format!("its {} cells pooled", cells.len()),
+        threads: 0,
+        c,
+        marks,
+    })
 }
 
 /// The pair's instruction counts: summed up per unit for a pair asked in the study's own
@@ -121,6 +166,11 @@ pub fn swept(s: &Subject, variant: &str) -> bool {
 }
 
 pub fn lines(s: &Subject) -> Vec<String> {
+    by_pair(s).into_iter().map(|(_, l)| l).collect()
+}
+
+/// The lines with the pair each is about.
+pub fn by_pair(s: &Subject) -> Vec<(&Pair, String)> {
     let threshold = s.threshold();
     let rows = cost_table::rows(s);
     let labelled = s.pairs.iter().map(|p| (p, question::label(&s.results, p)));
@@ -129,10 +179,8 @@ pub fn lines(s: &Subject) -> Vec<String> {
         .into_iter()
         .chain(rest)
         .filter_map(|(p, label)| {
-            let cpu = most_telling(comparisons(s, |st, t| {
-                compare_cpu(s, p, st, t, Side::Server)
-            }));
-            let tps = most_telling(comparisons(s, |st, t| compare_tps(s, p, st, t)));
+            let cpu = pooled_cpu(s, p);
+            let tps = most_telling(comparisons(s, p, |st, t| compare_tps(s, p, st, t)));
             // A sweep's releases only counted have their steps in the sweep's own Findings.
             if swept(s, &p.new) && cpu.is_none() && tps.is_none() {
                 return None;
@@ -146,7 +194,7 @@ pub fn lines(s: &Subject) -> Vec<String> {
             .flatten()
             .collect();
             let who = label.unwrap_or_else(|| format!("{} against {}", p.new, p.base));
-            (!parts.is_empty()).then(|| format!("{who}: {}.", parts.join("; ")))
+            (!parts.is_empty()).then(|| (p, format!("{who}: {}.", parts.join("; "))))
         })
         .collect()
 }
