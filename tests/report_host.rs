@@ -2,7 +2,7 @@
 //! (tests/data/report-study) with a host probe, placements and flags set to known values.
 
 use psbench::report::findings::findings;
-use psbench::report::{render, saturation, Format, Subject};
+use psbench::report::{render, Format, Subject};
 use psbench::results::{CpuList, Flag, HostProbe, Placement, StudyResults, Wakeup};
 use std::path::Path;
 
