@@ -81,6 +81,7 @@ pub fn sections(s: &Subject) -> Findings {
         .collect();
     let tps = throughput_findings(s);
     let mut standing_out = super::sweep_table::findings(s);
+    standing_out.extend(super::published::findings(s));
     standing_out.extend(cost_findings(&rows));
     standing_out.extend(tps.called.into_iter().map(|(_, l)| l));
     standing_out.extend(super::relative_cpu::findings(s));

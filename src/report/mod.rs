@@ -21,6 +21,7 @@ pub mod io_regime;
 pub mod markdown;
 pub mod provenance;
 pub mod publish;
+pub mod published;
 mod question;
 pub mod relative_cpu;
 pub mod rounds_table;

@@ -14,6 +14,7 @@ pub mod latency;
 pub mod merge;
 pub mod profile_settings;
 pub mod provenance;
+pub mod published;
 pub mod release_order;
 pub mod shard;
 pub mod study;

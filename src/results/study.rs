@@ -90,6 +90,9 @@ pub struct Study {
     /// and psbench's own client run on.
     #[serde(default, skip_serializing_if = "CpuPlacement::is_empty")]
     pub cpus: CpuPlacement,
+    /// Figures a published study reported, for the report to set this study's beside.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub published: Vec<super::published::Published>,
     #[serde(rename = "variant", default)]
     pub variants: Vec<Variant>,
     #[serde(rename = "workload", default)]
@@ -340,6 +343,10 @@ pub struct Variant {
     /// or a list of release names), expanded when the study is read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub versions: Option<VersionSweep>,
+    /// A sweep's releases built here from source, beside (or instead of) those it fetches:
+    /// each a pinned Debian source, whose version names the release, and a flag set.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub builds: Vec<BuildSpec>,
     /// The sweep a variant was expanded from (its template's name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sweep: Option<String>,

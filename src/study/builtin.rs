@@ -43,6 +43,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "mysql-sweep",
         include_str!("../../studies/mysql-sweep.toml"),
     ),
+    (
+        "mysql-pfs-builds",
+        include_str!("../../studies/mysql-pfs-builds.toml"),
+    ),
 ];
 
 /// The default of a bare `psbench run`.

@@ -1,11 +1,11 @@
 //! A sweep: one variant template measured on many releases (docs/study-file.md#sweeps). When
-//! the study is read, a variant with `versions` becomes one variant per release, named
-//! `TEMPLATE-VERSION` and in release order, each fetching its release; a `base` naming the
-//! template means its oldest release.
+//! the study is read, a variant with `versions` (or `builds`) becomes one variant per release,
+//! named `TEMPLATE-VERSION` and in release order, each fetching its release or building it from
+//! a pinned Debian source; a `base` naming the template means its oldest release.
 
 use crate::error::usage;
 use crate::results::release_order::{numbers, order};
-use crate::results::study::{Study, VersionSweep};
+use crate::results::study::{BuildSpec, Study, VersionSweep};
 use anyhow::Result;
 
 /// The releases an engine's channel offers, in release order (`17.2.0`).
@@ -13,30 +13,45 @@ pub type Releases<'a> = &'a dyn Fn(&str) -> Result<Vec<String>>;
 
 /// Expand every sweep of `study` (read from `origin`) over the releases `releases` lists.
 pub fn expand(study: &mut Study, origin: &str, releases: Releases) -> Result<()> {
-    if study.variants.iter().all(|v| v.versions.is_none()) {
+    if study
+        .variants
+        .iter()
+        .all(|v| v.versions.is_none() && v.builds.is_empty())
+    {
         return Ok(());
     }
     let mut expanded = Vec::new();
     for v in std::mem::take(&mut study.variants) {
-        let Some(spec) = v.versions.clone() else {
+        if v.versions.is_none() && v.builds.is_empty() {
             expanded.push(v);
             continue;
-        };
+        }
         let bad = |what: String| usage(format!("{origin}: variant '{}': {what}", v.name));
         if v.version.is_some() || v.basedir.is_some() || v.build.is_some() {
             return Err(bad(
-                "versions names the releases itself: not with version, basedir or build".into(),
+                "versions and builds name the releases themselves: not with version, basedir or build".into(),
             ));
         }
-        let names = resolve(&spec, releases).map_err(|e| bad(crate::error::one_line(&e)))?;
+        let fetched = match &v.versions {
+            Some(spec) => resolve(spec, releases).map_err(|e| bad(crate::error::one_line(&e)))?,
+            None => Vec::new(),
+        };
         let mut channels: Vec<&str> = Vec::new();
-        for (release, _) in &names {
+        for (release, _) in &fetched {
             let builder = crate::engines::releases::Release::parse(release)
                 .map_err(|e| bad(crate::error::one_line(&e)))?
                 .builder();
             if !channels.contains(&builder) {
                 channels.push(builder);
             }
+        }
+        let mut built = Vec::new();
+        for b in &v.builds {
+            let version = built_version(&b.source).map_err(|e| bad(e.to_string()))?;
+            built.push((version, b.clone()));
+        }
+        if !built.is_empty() {
+            channels.push(BUILT_HERE);
         }
         if channels.len() > 1 && !v.across_channels {
             return Err(bad(format!(
@@ -45,22 +60,58 @@ pub fn expand(study: &mut Study, origin: &str, releases: Releases) -> Result<()>
                 channels.join("; ")
             )));
         }
-        if study.base.as_deref() == Some(v.name.as_str()) {
-            study.base = names
-                .first()
-                .map(|(_, version)| format!("{}-{version}", v.name));
+        // Fetched and built releases in one release order.
+        let mut members: Vec<(String, Option<String>, Option<BuildSpec>)> = fetched
+            .into_iter()
+            .map(|(release, version)| (version, Some(release), None))
+            .chain(
+                built
+                    .into_iter()
+                    .map(|(version, b)| (version, None, Some(b))),
+            )
+            .collect();
+        members.sort_by(|a, b| order(&a.0, &b.0));
+        if let Some(w) = members.windows(2).find(|w| w[0].0 == w[1].0) {
+            return Err(bad(format!("release {} is in the sweep twice", w[0].0)));
         }
-        for (release, version) in names {
+        if study.base.as_deref() == Some(v.name.as_str()) {
+            study.base = members
+                .first()
+                .map(|(version, _, _)| format!("{}-{version}", v.name));
+        }
+        for (version, release, build) in members {
             let mut one = v.clone();
             one.name = format!("{}-{version}", v.name);
-            one.version = Some(release);
+            one.version = release;
+            one.build = build;
             one.versions = None;
+            one.builds = Vec::new();
             one.sweep = Some(v.name.clone());
             expanded.push(one);
         }
     }
     study.variants = expanded;
     Ok(())
+}
+
+/// The channel of a sweep's releases built here (beside the fetched ones' builders).
+const BUILT_HERE: &str = "built here from source";
+
+/// The upstream release a pinned Debian source builds: `debian:mysql-9.7=9.7.2-4` → `9.7.2`
+/// (the epoch and Debian's revision dropped).
+fn built_version(source: &str) -> Result<String> {
+    let pinned = source
+        .strip_prefix("debian:")
+        .and_then(|rest| rest.split_once('='))
+        .map(|(_, v)| v);
+    let Some(v) = pinned else {
+        return Err(usage(format!(
+            "builds: '{source}' names no release: a sweep builds a pinned Debian source (debian:PACKAGE=VERSION)"
+        )));
+    };
+    let v = v.split_once(':').map_or(v, |(_, v)| v);
+    let v = v.rsplit_once('-').map_or(v, |(upstream, _)| upstream);
+    Ok(v.to_string())
 }
 
 /// The (release name, version) pairs `spec` means, in release order.
@@ -169,6 +220,40 @@ mod tests {
         );
         expand(&mut mixed, "s.toml", &offered).unwrap();
         assert_eq!(mixed.variants.len(), 2);
+    }
+
+    #[test]
+    fn a_release_built_here_joins_the_fetched_ones_in_release_order() {
+        let mut s = study(
+            "base = \"pg\"\n[[variant]]\nname = \"pg\"\nacross_channels = true\nversions = [\"postgres-17.2.0\", \"postgres-15.8.0\"]\nbuilds = [{ source = \"debian:postgresql-16=16.9-1\", flags = \"release\" }]",
+        );
+        expand(&mut s, "s.toml", &offered).unwrap();
+        let names: Vec<&str> = s.variants.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["pg-15.8.0", "pg-16.9", "pg-17.2.0"]);
+        let built = &s.variants[1];
+        assert_eq!(built.version, None);
+        let b = built.build.as_ref().unwrap();
+        assert_eq!(
+            (b.source.as_str(), b.flags.as_str()),
+            ("debian:postgresql-16=16.9-1", "release")
+        );
+        assert_eq!(built.sweep.as_deref(), Some("pg"));
+        assert!(s.variants.iter().all(|v| v.builds.is_empty()));
+        assert_eq!(s.base.as_deref(), Some("pg-15.8.0"));
+        // Built and fetched are two channels: asked for, or refused; an unpinned source names
+        // no release.
+        for (more, says) in [
+            ("", "spans 2 channels (built by the embedded-postgres packager (zonky), not by Debian; built here from source)"),
+            ("across_channels = true\nbuilds = [{ source = \"debian:postgresql-16\" }]", "names no release"),
+        ] {
+            let text = format!("[[variant]]\nname = \"pg\"\nversions = [\"postgres-17.2.0\"]\n{more}");
+            let text = match more.is_empty() {
+                true => text + "builds = [{ source = \"debian:postgresql-16=16.9-1\" }]",
+                false => text,
+            };
+            let e = expand(&mut study(&text), "s.toml", &offered).unwrap_err();
+            assert!(crate::error::one_line(&e).contains(says), "{e}");
+        }
     }
 
     #[test]

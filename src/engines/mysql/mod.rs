@@ -224,11 +224,24 @@ impl Engine for MySqlFamily {
         if let Some(sc) = &v.scenario {
             let scenario =
                 scenarios::scenario(sc).map_err(|e| usage(format!("variant '{}': {e}", v.name)))?;
-            if let Some(b) = v
-                .build
-                .as_ref()
-                .filter(|b| b.flags == "no_pfs" && scenario.pfs)
-            {
+            let no_pfs = v.build.as_ref().filter(|b| b.flags == "no_pfs");
+            // MySQL's no_pfs keeps performance_schema and compiles out its instrument
+            // classes: a scenario measuring one of them is refused, the rest measure what
+            // is left. MariaDB's leaves performance_schema out altogether.
+            let mysql = no_pfs.is_some_and(|b| {
+                b.engine.as_deref() == Some("mysql") || b.source.starts_with("debian:mysql")
+            });
+            if let Some(b) = no_pfs.filter(|_| mysql) {
+                let needs = scenario.classes_needed();
+                if !needs.is_empty() {
+                    return Err(usage(format!(
+                        "variant '{}': scenario '{sc}' measures instruments of class {}, which flags = \"no_pfs\" of {} compiles out: measure ps_off, default or all_enabled on it",
+                        v.name,
+                        needs.join(", "),
+                        b.source
+                    )));
+                }
+            } else if let Some(b) = no_pfs.filter(|_| scenario.pfs) {
                 return Err(usage(format!(
                     "variant '{}': scenario '{sc}' needs performance_schema, and its build (flags = \"{}\" of {}) compiles it out",
                     v.name, b.flags, b.source
