@@ -86,7 +86,13 @@ pub fn check(key: &SeriesKey, points: &[StoredPoint], o: &Options) -> Option<Che
     if prior.is_empty() {
         return None;
     }
-    let mut start = changes(key, prior, o).last().map(|c| c.index).unwrap_or(0);
+    // The level starts at the last change called: a pending one may yet be a blip.
+    let mut start = changes(key, prior, o)
+        .iter()
+        .filter(|c| c.called())
+        .last()
+        .map(|c| c.index)
+        .unwrap_or(0);
     if let Some(a) = prior.iter().rposition(|p| p.accepted.is_some()) {
         start = start.max(a);
     }

@@ -72,6 +72,17 @@ pub fn check(history: &Path, o: &Options, replay: bool) -> Result<(String, usize
                 }
             }
         }
+        // A change placed but not yet called is said, and fails nothing.
+        for c in analysis::changes(&s.key, &points, o)
+            .iter()
+            .filter(|c| !c.called())
+        {
+            out += &format!(
+                "pending: series {}: {}\n",
+                s.id,
+                text::change_line(c, &points)
+            );
+        }
         let Some(c) = analysis::check(&s.key, &points, o) else {
             continue;
         };

@@ -63,22 +63,24 @@ pub fn changes_of_file(path: &Path, counts: bool, o: &Options) -> Result<String>
     Ok(text(&found))
 }
 
-/// `index,mean_before,mean_after,magnitude_percent,low_percent,high_percent,p_value`: the
-/// index is the first point (from 0) of the new level.
+/// `index,mean_before,mean_after,magnitude_percent,low_percent,high_percent,p_value,pending`:
+/// the index is the first point (from 0) of the new level; `pending`, the points a change
+/// still needs after it before it is called (0: called).
 fn text(found: &[Change]) -> String {
     let mut out = String::from(
-        "index,mean_before,mean_after,magnitude_percent,low_percent,high_percent,p_value\n",
+        "index,mean_before,mean_after,magnitude_percent,low_percent,high_percent,p_value,pending\n",
     );
     for c in found {
         out += &format!(
-            "{},{},{},{:.3},{:.3},{:.3},{}\n",
+            "{},{},{},{:.3},{:.3},{:.3},{},{}\n",
             c.index,
             c.mean_before,
             c.mean_after,
             c.magnitude * 100.0,
             c.magnitude_low * 100.0,
             c.magnitude_high * 100.0,
-            c.p_value.map_or(String::new(), |p| format!("{p:.3e}"))
+            c.p_value.map_or(String::new(), |p| format!("{p:.3e}")),
+            c.pending
         );
     }
     out

@@ -18,10 +18,15 @@ pub fn list(h: &History, o: &Options) -> Result<String> {
             continue;
         };
         let k = &series.key;
-        let found = analysis::changes(k, &points, o).len();
+        let changes = analysis::changes(k, &points, o);
+        let found = changes.len();
+        let pending = match changes.iter().filter(|c| !c.called()).count() {
+            0 => String::new(),
+            n => format!(" ({n} pending)"),
+        };
         let _ = writeln!(
             s,
-            "{:>4}  {} {} {}, {}: {} points, newest {} ({}), {} change{}",
+            "{:>4}  {} {} {}, {}: {} points, newest {} ({}), {} change{}{pending}",
             series.id,
             k.engine,
             k.step,
@@ -106,15 +111,21 @@ pub fn show(series: &Series, points: &[StoredPoint], o: &Options) -> String {
     s
 }
 
-/// `change between point 12 (10.11.5, 2026-11-20) and point 13 (11.4.5, 2026-11-21): …`
+/// `change between point 12 (10.11.5, 2026-11-20) and point 13 (11.4.5, 2026-11-21): …`, or
+/// `pending change …; 3 more points call it` while too few points follow it.
 pub fn change_line(c: &Change, points: &[StoredPoint]) -> String {
     let (before, after) = (&points[c.index - 1], &points[c.index]);
     let p = match c.p_value {
         Some(p) => format!("p = {p:.2e}"),
         None => "called by the points' own intervals".into(),
     };
+    let (word, tail) = match c.pending {
+        0 => ("change", String::new()),
+        1 => ("pending change", "; 1 more point calls it".to_string()),
+        n => ("pending change", format!("; {n} more points call it")),
+    };
     format!(
-        "change between point {} ({}, {}) and point {} ({}, {}): mean {} before, {} after, {} [{}, {}], {p}",
+        "{word} between point {} ({}, {}) and point {} ({}, {}): mean {} before, {} after, {} [{}, {}], {p}{tail}",
         before.id,
         before.point.release,
         date(before.point.date_unix),

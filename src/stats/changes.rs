@@ -4,9 +4,14 @@
 //!
 //! Two rules, by how precise the series is:
 //! - [`noisy`] (throughput, CPU per transaction): E-Divisive means with a t test, as Apache
-//!   Otava does it: candidates from edivisive.rs, found window by window, then the weakest
-//!   candidate is dropped while its p-value (a t test between the segments on its two sides)
-//!   is above `max_p` or its magnitude below `min_magnitude`.
+//!   Otava does it: candidates from edivisive.rs, found window by window on the whole series
+//!   with sides as short as one point (so a change is placed where it is, also near either
+//!   end), then the weakest candidate is dropped while its p-value (a t test between the
+//!   segments on its two sides) is above `max_p` or its magnitude below `min_magnitude`. The
+//!   minimum segment then decides only whether a change can be called yet: a segment shorter
+//!   than it between two changes is a blip (the weaker of its two changes is dropped), and a
+//!   change with fewer points after it than that is *pending*, shown at its own point with the
+//!   points it still needs.
 //! - [`precise`] (instruction counts, which repeat within 0.2%): a point starts a new segment
 //!   when it is at least `min_magnitude` away from its segment's mean and its own interval
 //!   clears every interval of that segment, so a 0.3% wobble is no change and a single
@@ -80,20 +85,36 @@ pub struct Change {
     /// The t test's p-value between the two segments; `None` where a side has a single
     /// point or no spread (a precise series' change is called by its points' intervals).
     pub p_value: Option<f64>,
+    /// Points still needed after it before it is called; 0 for a change called.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pending: usize,
 }
 
-/// Changes in a noisy series.
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl Change {
+    /// Called: enough points after it (not pending).
+    pub fn called(&self) -> bool {
+        self.pending == 0
+    }
+}
+
+/// Changes in a noisy series: each placed where it is, pending while fewer than
+/// `min_segment` points follow it.
 pub fn noisy(x: &[f64], o: &Options) -> Vec<Change> {
-    // Candidates window by window, at a looser p than the final one (as Otava's first pass).
+    // Candidates window by window, at a looser p than the final one (as Otava's first pass),
+    // with sides of one point: where a change is does not depend on how many points follow.
     let first_pass = (o.max_p * 10.0).min(0.05);
     let window = o.window.max(2 * o.min_segment.max(1));
     let mut cuts: Vec<usize> = Vec::new();
     let mut start = 0;
     while start < x.len() {
         let end = (start + window).min(x.len());
-        for c in super::edivisive::candidates(&x[start..end], o.min_segment, first_pass) {
+        for c in super::edivisive::candidates(&x[start..end], 1, first_pass) {
             let at = start + c;
-            if !cuts.iter().any(|k| k.abs_diff(at) < o.min_segment.max(1)) {
+            if !cuts.contains(&at) {
                 cuts.push(at);
             }
         }
@@ -103,9 +124,38 @@ pub fn noisy(x: &[f64], o: &Options) -> Vec<Change> {
         start += window / 2;
     }
     cuts.sort_unstable();
-    // Drop the weakest while any fails the final test.
     loop {
-        let changes = describe(x, &cuts, None);
+        let mut changes = pruned(x, &mut cuts, o);
+        // A segment between two changes shorter than the minimum is a blip: the weaker of its
+        // two changes goes, and the rest is judged again.
+        let blip =
+            (1..changes.len()).find(|&i| changes[i].index - changes[i - 1].index < o.min_segment);
+        if let Some(i) = blip {
+            let weaker = if strength(&changes[i - 1]) < strength(&changes[i]) {
+                i - 1
+            } else {
+                i
+            };
+            cuts.retain(|&c| c != changes[weaker].index);
+            continue;
+        }
+        if let Some(last) = changes.last_mut() {
+            let after = x.len() - last.index;
+            last.pending = o.min_segment.saturating_sub(after);
+        }
+        return changes;
+    }
+}
+
+/// How surely a change stands: its p-value, then its size.
+fn strength(c: &Change) -> (f64, f64) {
+    (-c.p_value.unwrap_or(1.0), c.magnitude.abs())
+}
+
+/// `cuts` with the weakest dropped while any fails the final test; the changes left.
+fn pruned(x: &[f64], cuts: &mut Vec<usize>, o: &Options) -> Vec<Change> {
+    loop {
+        let changes = describe(x, cuts, None);
         let weakest = changes
             .iter()
             .enumerate()
@@ -195,6 +245,7 @@ fn describe(x: &[f64], cuts: &[usize], own: Option<&[Observation]>) -> Vec<Chang
                 magnitude_low: low,
                 magnitude_high: high,
                 p_value: t.p.is_finite().then_some(t.p),
+                pending: 0,
             }
         })
         .collect()
@@ -246,6 +297,43 @@ mod tests {
             extra += found.len() - 1;
         }
         assert!(extra <= 1, "{extra} changes beside the step in 20 series");
+    }
+
+    /// 40 points of 2% noise with a 20% step up at `at`.
+    fn step_at(seed: u64, at: usize) -> Vec<f64> {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut x = normal(&mut rng, at, 1000.0, 0.02);
+        x.extend(normal(&mut rng, 40 - at, 1200.0, 0.02));
+        x
+    }
+
+    #[test]
+    fn a_step_near_the_end_is_placed_where_it_is_and_pending_until_points_follow() {
+        for seed in 0..10 {
+            for after in 1..=4 {
+                let at = 40 - after;
+                let found = noisy(&step_at(seed, at), &Options::NOISY);
+                assert_eq!(found.len(), 1, "seed {seed}, {after} after: {found:?}");
+                let c = &found[0];
+                assert_eq!(c.index, at, "seed {seed}, {after} after: {found:?}");
+                assert_eq!(c.pending, 5 - after, "{c:?}");
+                assert!(!c.called());
+            }
+            // Five points after it: called.
+            let found = noisy(&step_at(seed, 35), &Options::NOISY);
+            assert_eq!((found.len(), found[0].index, found[0].pending), (1, 35, 0));
+        }
+    }
+
+    #[test]
+    fn a_step_near_the_start_is_placed_where_it_is_and_called() {
+        for seed in 0..10 {
+            for at in [3, 4] {
+                let found = noisy(&step_at(50 + seed, at), &Options::NOISY);
+                assert_eq!(found.len(), 1, "seed {seed}, at {at}: {found:?}");
+                assert_eq!((found[0].index, found[0].pending), (at, 0), "{found:?}");
+            }
+        }
     }
 
     #[test]

@@ -16,10 +16,17 @@ pub struct TTest {
     pub p: f64,
 }
 
+/// A side of one point adds nothing to the pooled variance and one to the degrees of
+/// freedom's count (as scipy's ttest_ind, which Otava calls): a change one point before the
+/// end of a series can be tested. Two points in all cannot.
 pub fn student(a: &[f64], b: &[f64]) -> TTest {
     let ((ma, va), (mb, vb)) = (mean_and_var(a), mean_and_var(b));
+    let (va, vb) = (
+        if a.len() < 2 { 0.0 } else { va },
+        if b.len() < 2 { 0.0 } else { vb },
+    );
     let diff = mb - ma;
-    if a.len() < 2 || b.len() < 2 {
+    if a.is_empty() || b.is_empty() || a.len() + b.len() < 3 {
         return TTest {
             diff,
             se: f64::NAN,
@@ -56,5 +63,16 @@ mod tests {
         assert!((t.diff / t.se - 5.0312).abs() < 1e-3, "{}", t.diff / t.se);
         assert!((t.p - 0.002378).abs() < 1e-5, "{}", t.p);
         assert!(student(&[1.0], &[2.0]).p.is_nan());
+        // One point against three: pooled from the three alone (variance 1), 2 degrees of
+        // freedom, se = sqrt(1/3 + 1), t = 4 / 1.1547 = 3.4641, p = 0.07418 (scipy 1.x's
+        // ttest_ind([1, 2, 3], [6]) in Otava's environment gives the same).
+        let one = student(&[1.0, 2.0, 3.0], &[6.0]);
+        assert_eq!(one.df, 2.0);
+        assert!(
+            (one.diff / one.se - 3.4641).abs() < 1e-3,
+            "{}",
+            one.diff / one.se
+        );
+        assert!((one.p - 0.07418).abs() < 1e-4, "{}", one.p);
     }
 }
