@@ -17,6 +17,9 @@ pub struct HistoryArgs {
     /// With SERIES: its points as CSV
     #[arg(long)]
     csv: bool,
+    /// Write the whole history as one self-contained page (charts, changes, verdicts) to FILE
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["series", "csv"])]
+    html: Option<PathBuf>,
     #[command(flatten)]
     changes: ChangeArgs,
 }
@@ -97,6 +100,14 @@ impl ChangeArgs {
 
 pub fn command(a: HistoryArgs, history: &Path) -> Result<()> {
     match a.cmd {
+        None if a.html.is_some() => {
+            let file = a.html.unwrap();
+            let page = crate::history::page::render(history, &a.changes.options(None))?;
+            std::fs::write(&file, page).map_err(|e| {
+                crate::error::usage(format!("cannot write {}: {e}", file.display()))
+            })?;
+            println!("history page: {}", file.display());
+        }
         None => print!(
             "{}",
             commands::show(history, a.series, a.csv, &a.changes.options(None))?

@@ -60,8 +60,9 @@ pub fn show(history: &Path, series: Option<i64>, csv: bool, o: &Options) -> Resu
 pub fn check(history: &Path, o: &Options, replay: bool) -> Result<(String, usize)> {
     let h = History::open(history)?;
     let (mut out, mut checked, mut regressions, mut improvements) = (String::new(), 0, 0, 0);
+    let mut every = h.all_points()?;
     for s in h.series()? {
-        let points = h.points(s.id)?;
+        let points = every.remove(&s.id).unwrap_or_default();
         if replay {
             for k in 2..points.len() {
                 let earlier = &points[..k];

@@ -50,6 +50,7 @@ CREATE TABLE IF NOT EXISTS points (
     rounds INTEGER NOT NULL,
     UNIQUE (series, document, variant)
 );
+CREATE INDEX IF NOT EXISTS points_of_series ON points(series);
 CREATE TABLE IF NOT EXISTS acceptances (
     point INTEGER PRIMARY KEY REFERENCES points(id),
     who TEXT NOT NULL,
@@ -109,7 +110,12 @@ impl History {
             |r| r.get(0),
         )?;
         match version {
-            SCHEMA_VERSION => {}
+            // A history written before the index had none: added where it may be written.
+            SCHEMA_VERSION => {
+                let _ = db.execute_batch(
+                    "CREATE INDEX IF NOT EXISTS points_of_series ON points(series)",
+                );
+            }
             0 if tables == 0 => {
                 db.execute_batch(SCHEMA)?;
                 db.pragma_update(None, "user_version", SCHEMA_VERSION)?;
@@ -221,45 +227,66 @@ impl History {
     /// The points of series `id` in order: by date, then by release (a sweep's points share
     /// their date), then as added.
     pub fn points(&self, id: i64) -> Result<Vec<StoredPoint>> {
+        Ok(self.points_where(Some(id))?.remove(&id).unwrap_or_default())
+    }
+
+    /// Every series' points in order, read at once (a page or a check of the whole history).
+    pub fn all_points(&self) -> Result<std::collections::HashMap<i64, Vec<StoredPoint>>> {
+        self.points_where(None)
+    }
+
+    fn points_where(
+        &self,
+        id: Option<i64>,
+    ) -> Result<std::collections::HashMap<i64, Vec<StoredPoint>>> {
         let mut st = self.db.prepare(
             "SELECT p.id, p.variant, p.release, p.binary_sha256, p.source, p.date_unix, p.value, p.low, p.high, p.rounds,
-                    d.path, d.tool_version, a.who, a.why
+                    d.path, d.tool_version, a.who, a.why, p.series
              FROM points p JOIN documents d ON d.id = p.document
              LEFT JOIN acceptances a ON a.point = p.id
-             WHERE p.series = ?1",
+             WHERE ?1 IS NULL OR p.series = ?1",
         )?;
         let rows = st.query_map([id], |r| {
             let low: Option<f64> = r.get(7)?;
             let high: Option<f64> = r.get(8)?;
             let who: Option<String> = r.get(12)?;
             let why: Option<String> = r.get(13)?;
-            Ok(StoredPoint {
-                id: r.get(0)?,
-                point: Point {
-                    variant: r.get(1)?,
-                    release: r.get(2)?,
-                    binary_sha256: r.get(3)?,
-                    source: r.get(4)?,
-                    date_unix: r.get::<_, i64>(5)? as u64,
-                    value: r.get(6)?,
-                    interval: low.zip(high),
-                    rounds: r.get(9)?,
+            Ok((
+                r.get::<_, i64>(14)?,
+                StoredPoint {
+                    id: r.get(0)?,
+                    point: Point {
+                        variant: r.get(1)?,
+                        release: r.get(2)?,
+                        binary_sha256: r.get(3)?,
+                        source: r.get(4)?,
+                        date_unix: r.get::<_, i64>(5)? as u64,
+                        value: r.get(6)?,
+                        interval: low.zip(high),
+                        rounds: r.get(9)?,
+                    },
+                    document: r.get(10)?,
+                    tool_version: r.get(11)?,
+                    accepted: who.zip(why),
                 },
-                document: r.get(10)?,
-                tool_version: r.get(11)?,
-                accepted: who.zip(why),
-            })
+            ))
         })?;
-        let mut points = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut by_series: std::collections::HashMap<i64, Vec<StoredPoint>> = Default::default();
+        for row in rows {
+            let (series, point) = row?;
+            by_series.entry(series).or_default().push(point);
+        }
         // By release, then by date: a series of one release is in date order, and two runs of
         // a sweep interleave release by release instead of the second run's oldest release
         // following the first run's newest, which showed as a change.
-        points.sort_by(|a, b| {
-            crate::results::release_order::order(&a.point.release, &b.point.release)
-                .then(a.point.date_unix.cmp(&b.point.date_unix))
-                .then(a.id.cmp(&b.id))
-        });
-        Ok(points)
+        for points in by_series.values_mut() {
+            points.sort_by(|a, b| {
+                crate::results::release_order::order(&a.point.release, &b.point.release)
+                    .then(a.point.date_unix.cmp(&b.point.date_unix))
+                    .then(a.id.cmp(&b.id))
+            });
+        }
+        Ok(by_series)
     }
 
     /// Mark point `point` of series `series` as accepted: from it on, the check compares

@@ -11,9 +11,10 @@ use std::fmt::Write;
 /// constant.
 pub fn list(h: &History, o: &Options) -> Result<String> {
     let all = h.series()?;
+    let mut every = h.all_points()?;
     let mut s = String::new();
     for series in &all {
-        let points = h.points(series.id)?;
+        let points = every.remove(&series.id).unwrap_or_default();
         let Some(newest) = points.last() else {
             continue;
         };
@@ -221,7 +222,7 @@ fn threads(t: u32) -> String {
 }
 
 /// 39,282 or 9,984.5: counts without decimals, small values with one.
-fn number(v: f64) -> String {
+pub fn number(v: f64) -> String {
     if !v.is_finite() {
         return "—".into();
     }
@@ -242,12 +243,12 @@ fn number(v: f64) -> String {
     }
 }
 
-fn percent(x: f64) -> String {
+pub fn percent(x: f64) -> String {
     format!("{:+.1}%", x * 100.0)
 }
 
 /// `2026-11-27` (UTC).
-fn date(unix: u64) -> String {
+pub fn date(unix: u64) -> String {
     let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(unix);
     humantime::format_rfc3339_seconds(t).to_string()[..10].to_string()
 }
