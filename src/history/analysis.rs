@@ -90,7 +90,7 @@ pub fn check(key: &SeriesKey, points: &[StoredPoint], o: &Options) -> Option<Che
     let mut start = changes(key, prior, o)
         .iter()
         .filter(|c| c.called())
-        .last()
+        .next_back()
         .map(|c| c.index)
         .unwrap_or(0);
     if let Some(a) = prior.iter().rposition(|p| p.accepted.is_some()) {

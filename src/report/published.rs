@@ -15,6 +15,9 @@ use crate::stats::Comparison;
 /// published figures are approximate ("~1.07×").
 pub const AGREE: f64 = 0.03;
 
+/// A row with its prediction.
+type Counted<'a, 'b> = &'b (&'b Row<'a>, f64);
+
 /// One variant on one step of one claim.
 struct Row<'a> {
     claim: &'a Published,
@@ -156,9 +159,9 @@ pub fn findings(s: &Subject) -> Vec<String> {
         } else {
             format!("{}–{}", ratio(lo), ratio(hi))
         };
-        let (yes, no): (Vec<&(&Row, f64)>, Vec<&(&Row, f64)>) =
+        let (yes, no): (Vec<Counted>, Vec<Counted>) =
             counted.iter().partition(|(_, p)| agrees(claim, *p));
-        let places = |rs: &[&(&Row, f64)]| {
+        let places = |rs: &[Counted]| {
             let mut v: Vec<String> = Vec::new();
             for (r, _) in rs {
                 let at = format!("{} {}", r.pair.new, r.step);
