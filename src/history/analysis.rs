@@ -89,8 +89,7 @@ pub fn check(key: &SeriesKey, points: &[StoredPoint], o: &Options) -> Option<Che
     // The level starts at the last change called: a pending one may yet be a blip.
     let mut start = changes(key, prior, o)
         .iter()
-        .filter(|c| c.called())
-        .next_back()
+        .rfind(|c| c.called())
         .map(|c| c.index)
         .unwrap_or(0);
     if let Some(a) = prior.iter().rposition(|p| p.accepted.is_some()) {
