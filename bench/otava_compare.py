@@ -10,6 +10,9 @@ whether they agree:
              instruction counts with 0.1% jitter and one 2% step; each with a known answer
   sweep      with --sweep DIR (a finished sweep's results directory, e.g. pg-sweep's): each
              sweep's counts per step, in release order
+  history    with --history FILE (a psbench results history): each series written for Otava
+             by `psbench history N --otava DIR` and analysed by Otava's own `otava analyze`,
+             beside `psbench history N`: the first point of each new level, by its position
 
 psbench reads each series with `psbench history changes FILE` (E-Divisive means with Welch's
 t test; `--counts` for instruction counts, whose rule uses each count's repeats); Otava with
@@ -137,6 +140,45 @@ def sweep_series(directory):
     return out
 
 
+def otava_cli_changes(text):
+    """Point numbers where `otava analyze` shows a change: the row after each marked change."""
+    found, marked = [], False
+    for line in text.splitlines():
+        if "%" in line and line.strip().strip("+-.%0123456789") == "":
+            marked = True
+            continue
+        tokens = line.split()
+        if marked and len(tokens) >= 6 and tokens[4].isdigit():
+            found.append(int(tokens[4]))
+            marked = False
+    return found
+
+
+def history_rows(history):
+    """(series, Otava's change points, psbench's), by point number, for every series."""
+    env = dict(os.environ, PSBENCH_HISTORY=history)
+    listing = subprocess.run([PSBENCH, "history"], env=env, check=True, capture_output=True, text=True).stdout
+    ids = [int(l.split()[0]) for l in listing.splitlines() if l[:4].strip().isdigit()]
+    otava = os.path.join(os.path.dirname(sys.executable), "otava")
+    rows = []
+    for i in ids:
+        with tempfile.TemporaryDirectory() as d:
+            subprocess.run([PSBENCH, "history", str(i), "--otava", d], env=env, check=True, capture_output=True)
+            config = os.path.join(d, "otava.yaml")
+            out = subprocess.run([otava, "analyze", f"psbench-series-{i}", "--config-file", config],
+                                 cwd=d, capture_output=True, text=True).stdout
+        shown = subprocess.run([PSBENCH, "history", str(i)], env=env, check=True, capture_output=True, text=True).stdout
+        mine = [int(l.split(" and point ")[1].split()[0]) for l in shown.splitlines()
+                if l.startswith(("change between", "pending change between"))]
+        # Positions in the series, so that "within one point" means neighbouring points.
+        table = subprocess.run([PSBENCH, "history", str(i), "--csv"], env=env, check=True,
+                               capture_output=True, text=True).stdout
+        order = [int(r["point"]) for r in csv.DictReader(table.splitlines())]
+        at = {p: k for k, p in enumerate(order)}
+        rows.append((i, [at[p] for p in otava_cli_changes(out)], [at[p] for p in mine]))
+    return rows
+
+
 def agree(a, b):
     """Changes within one point of each other, matched once each."""
     left = list(b)
@@ -152,6 +194,7 @@ def agree(a, b):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sweep", help="a finished sweep's results directory")
+    ap.add_argument("--history", help="a psbench results history (SQLite file)")
     ap.add_argument("--seed", type=int, default=20261127)
     a = ap.parse_args()
     if not os.path.exists(PSBENCH):
@@ -190,6 +233,10 @@ def main():
                 None,
                 lambda idx, points=points: [f"{i} ({points[i][0]})" for i in idx],
             )
+    if a.history:
+        for i, o, p in history_rows(a.history):
+            rows.append((f"history series {i}", None, o, p))
+            print(f"history series {i} (positions) |  | {o} | {p} | {'yes' if agree(o, p) else 'NO'}")
     missed = [(n, o, p) for n, _, o, p in rows if any(all(abs(i - j) > 1 for j in p) for i in o)]
     extra = [(n, o, p) for n, _, o, p in rows if any(all(abs(i - j) > 1 for j in o) for i in p)]
     noise_calls = [(n, p) for n, k, _, p in rows if k == [] and p]

@@ -20,6 +20,9 @@ pub struct HistoryArgs {
     /// Write the whole history as one self-contained page (charts, changes, verdicts) to FILE
     #[arg(long, value_name = "FILE", conflicts_with_all = ["series", "csv"])]
     html: Option<PathBuf>,
+    /// With SERIES: write it as Apache Otava reads it (a CSV and otava.yaml) into DIR
+    #[arg(long, value_name = "DIR", requires = "series", conflicts_with = "csv")]
+    otava: Option<PathBuf>,
     #[command(flatten)]
     changes: ChangeArgs,
 }
@@ -100,6 +103,13 @@ impl ChangeArgs {
 
 pub fn command(a: HistoryArgs, history: &Path) -> Result<()> {
     match a.cmd {
+        None if a.otava.is_some() => {
+            let series = a.series.expect("clap requires SERIES with --otava");
+            print!(
+                "{}",
+                commands::otava(history, series, a.otava.as_ref().unwrap())?
+            );
+        }
         None if a.html.is_some() => {
             let file = a.html.unwrap();
             let page = crate::history::page::render(history, &a.changes.options(None))?;

@@ -16,9 +16,13 @@ pub struct MergeArgs {
     /// Where the merged results document and its report go
     #[arg(long)]
     out: PathBuf,
+    #[command(flatten)]
+    export: super::report::ExportArgs,
 }
 
 pub fn command(a: MergeArgs, history: &std::path::Path) -> Result<()> {
+    let exports = a.export.exports();
+    exports.check()?;
     let same = |p: &PathBuf| match (p.canonicalize(), a.out.canonicalize()) {
         (Ok(x), Ok(y)) => x == y || x.parent() == Some(y.as_path()),
         _ => false,
@@ -45,5 +49,9 @@ pub fn command(a: MergeArgs, history: &std::path::Path) -> Result<()> {
     merged.save(&a.out)?;
     crate::history::add_finished(&merged, &a.out, history);
     let subject = Subject::study(merged, &a.out.display().to_string());
-    publish::study_finished(&subject, &a.out)
+    publish::study_finished(&subject, &a.out)?;
+    exports.write(
+        &subject,
+        Some(&a.out.join(crate::results::document::FILE_NAME)),
+    )
 }

@@ -23,7 +23,7 @@ pub struct ReportArgs {
     export: ExportArgs,
 }
 
-/// The exports `run`, `report` and `compare` share.
+/// The exports `run`, `report` and `compare` share (`merge` too).
 #[derive(Args, Clone, Debug, Default)]
 pub struct ExportArgs {
     /// Also write the results document (results.json) to FILE
@@ -35,6 +35,10 @@ pub struct ExportArgs {
     /// Also write the whole report in Markdown (summary.md) to FILE
     #[arg(long, value_name = "FILE")]
     export_markdown: Option<PathBuf>,
+    /// Also write the results in the Bencher Metric Format (JSON: a benchmark per variant,
+    /// step and thread count; throughput, server CPU and instructions with their intervals)
+    #[arg(long, value_name = "FILE")]
+    export_bmf: Option<PathBuf>,
 }
 
 impl ExportArgs {
@@ -43,6 +47,7 @@ impl ExportArgs {
             json: self.export_json.clone(),
             csv: self.export_csv.clone(),
             markdown: self.export_markdown.clone(),
+            bmf: self.export_bmf.clone(),
         }
     }
 }

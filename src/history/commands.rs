@@ -27,6 +27,25 @@ pub fn import(history: &Path, dirs: &[&Path]) -> Result<String> {
     Ok(out)
 }
 
+/// One series written for Apache Otava into `dir` (history::otava); what to run.
+pub fn otava(history: &Path, series: i64, dir: &Path) -> Result<String> {
+    let h = History::open(history)?;
+    let Some(s) = h.one(series)? else {
+        return Err(usage(format!(
+            "the history {} has no series {series} (`psbench history` lists them)",
+            history.display()
+        )));
+    };
+    let points = h.points(series)?;
+    let config = super::otava::write(dir, &s, &points)?;
+    Ok(format!(
+        "series {series}: {} points for Otava; run: otava analyze {} --config-file {}\n",
+        points.len(),
+        super::otava::test_name(&s),
+        config.display()
+    ))
+}
+
 /// The series list, one series, or one series as CSV.
 pub fn show(history: &Path, series: Option<i64>, csv: bool, o: &Options) -> Result<String> {
     let h = History::open(history)?;

@@ -6,6 +6,7 @@
 pub mod analysis;
 pub mod commands;
 pub mod file_series;
+pub mod otava;
 pub mod page;
 pub mod series;
 pub mod store;

@@ -2,6 +2,7 @@
 //! per format: Markdown, one self-contained HTML page with SVG charts, CSV, Go benchmark text.
 
 pub mod background;
+pub mod bmf;
 pub mod cells;
 pub mod charts;
 pub mod compare;

@@ -60,6 +60,7 @@ pub struct Exports {
     pub json: Option<PathBuf>,
     pub csv: Option<PathBuf>,
     pub markdown: Option<PathBuf>,
+    pub bmf: Option<PathBuf>,
 }
 
 impl Exports {
@@ -68,6 +69,7 @@ impl Exports {
             ("--export-json", &self.json),
             ("--export-csv", &self.csv),
             ("--export-markdown", &self.markdown),
+            ("--export-bmf", &self.bmf),
         ]
         .into_iter()
         .filter_map(|(flag, p)| p.as_ref().map(|p| (flag, p)))
@@ -99,6 +101,7 @@ impl Exports {
                 })?,
                 ("--export-json", None) => serde_json::to_string_pretty(&s.results)? + "\n",
                 ("--export-csv", _) => super::csv::table(&super::tables::relative_throughput(s)),
+                ("--export-bmf", _) => super::bmf::render(s),
                 _ => markdown::summary(s),
             };
             std::fs::write(path, text).map_err(|e| cannot_write(flag, path, &e.to_string()))?;

@@ -11,7 +11,7 @@ use anyhow::Result;
 use std::path::{Path, PathBuf};
 
 /// Bumped when a flag set's options or the parts built change.
-const RECIPE_VERSION: u32 = 2;
+const RECIPE_VERSION: u32 = 3;
 
 pub const FLAG_SETS: &[FlagSet] = &[
     FlagSet {
@@ -295,15 +295,18 @@ fn compile(flavour: Flavour, build: &str, jobs: usize) -> Vec<String> {
 
 /// The install command. MySQL's `cmake --install` wants every program of the tree, so a
 /// MySQL build installs by hand what `mysqld --initialize-insecure` and a sandbox read:
-/// bin/mysqld, the error messages of every language and the character sets.
+/// bin/mysqld, the bundled libraries it links (ICU and protobuf are shared libraries of the
+/// build: into lib/private, which the sandbox puts on the library path), the error messages
+/// of every language and the character sets.
 fn install(flavour: Flavour, layout: &Layout) -> Vec<String> {
     let build = layout.build.display().to_string();
     match flavour {
         Flavour::MySql => {
             let (src, prefix) = (layout.source.display(), layout.prefix.display());
             let script = format!(
-                "set -e; mkdir -p '{prefix}/bin' '{prefix}/share' '{prefix}/lib/plugin'; \
+                "set -e; mkdir -p '{prefix}/bin' '{prefix}/share' '{prefix}/lib/plugin' '{prefix}/lib/private'; \
                  cp '{build}/runtime_output_directory/mysqld' '{prefix}/bin/mysqld'; \
+                 cp -P '{build}'/library_output_directory/*.so* '{prefix}/lib/private/'; \
                  cp -R '{build}/share/.' '{prefix}/share/'; \
                  cp -R '{src}/share/charsets' '{prefix}/share/charsets'; \
                  if [ -d '{build}/plugin_output_directory' ]; then cp -R '{build}/plugin_output_directory/.' '{prefix}/lib/plugin/'; fi"
