@@ -12,7 +12,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # Two test threads: the machine has 2 cores and every test runs a real server.
 status=0
-cargo test --release -- --test-threads=2 2>&1 | tee "$log" || status=$?
+cargo test --release --no-fail-fast -- --test-threads=2 2>&1 | tee "$log" || status=$?
 # What this run did not check: each ignored test with its reason (what it needs, and the
 # command that provides it and runs it).
 echo

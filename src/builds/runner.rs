@@ -48,7 +48,11 @@ pub fn build(
     if let Some(hit) = cache::find(&dir, &key) {
         return Ok(hit);
     }
-    let lock = lock(&dir, &key)?;
+    let lock = crate::server::lock::exclusive(
+        &dir.join(format!(".lock-{}", &key[..16])),
+        &format!("the build {}, which another psbench process is making", &key[..16]),
+        out,
+    )?;
     if let Some(hit) = cache::find(&dir, &key) {
         return Ok(hit);
     }
@@ -146,19 +150,6 @@ pub fn configure_only(
 
 /// One builder at a time per key: a second request waits for the first and then finds its
 /// build.
-fn lock(dir: &Path, key: &str) -> Result<std::fs::File> {
-    let path = dir.join(format!(".lock-{}", &key[..16]));
-    let f = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .with_context(|| format!("opening {}", path.display()))?;
-    f.lock()
-        .with_context(|| format!("locking {}", path.display()))?;
-    Ok(f)
-}
-
 /// Each step's seconds in the newest build of the same source with as many steps (any flag
 /// set: they compile the same files), for the ETA; empty when the cache has none.
 fn last_step_times(dir: &Path, source: &Source, steps: usize) -> Vec<f64> {

@@ -47,11 +47,11 @@ pub fn command(a: MergeArgs, history: &std::path::Path) -> Result<()> {
     let merged = merge(parts)?;
     std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
     merged.save(&a.out)?;
-    crate::history::add_finished(&merged, &a.out, history);
     let subject = Subject::study(merged, &a.out.display().to_string());
     publish::study_finished(&subject, &a.out)?;
     exports.write(
         &subject,
         Some(&a.out.join(crate::results::document::FILE_NAME)),
-    )
+    )?;
+    crate::history::add_finished(&subject.results, &a.out, history)
 }

@@ -173,15 +173,16 @@ pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()>
     })?;
     let failed = res.cells.iter().any(|c| !c.ok) || res.cost.iter().any(|c| !c.ok);
     // A shard is part of a study: its merge is what the history gets.
-    if res.sharding.shard.is_none() {
-        crate::history::add_finished(&res, &out_dir, history);
-    }
+    let whole = res.sharding.shard.is_none();
     let subject = Subject::study(res, &out_dir.display().to_string());
     publish::study_finished(&subject, &out_dir)?;
     exports.write(
         &subject,
         Some(&out_dir.join(crate::results::document::FILE_NAME)),
     )?;
+    if whole {
+        crate::history::add_finished(&subject.results, &out_dir, history)?;
+    }
     if failed {
         return Err(anyhow::anyhow!(
             "some cells failed (see the tables and results.json)"

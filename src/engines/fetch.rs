@@ -47,6 +47,15 @@ pub fn release(name: &str, cache: &Path, log: &mut dyn std::io::Write) -> Result
 
 fn fetch_and_check(r: &Release, cache: &Path, log: &mut dyn std::io::Write) -> Result<PathBuf> {
     let dir = basedir(r, cache);
+    // Two processes fetching one release: the second waits and finds it unpacked.
+    let _lock = match cached(r, cache) {
+        true => None,
+        false => Some(crate::server::lock::exclusive(
+            &cache.join(format!(".lock-{}", r.name())),
+            &format!("{}, which another psbench process is fetching", r.name()),
+            log,
+        )?),
+    };
     if !cached(r, cache) {
         let artifact = r
             .artifact()

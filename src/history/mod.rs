@@ -54,14 +54,27 @@ pub fn record(doc: &StudyResults, document: &Path, history: &Path) -> Result<Str
     })
 }
 
-/// After a study or a merge: add it to the history, or warn why not (the study itself is
-/// done and written either way).
-pub fn add_finished(doc: &StudyResults, dir: &Path, history: &Path) {
+/// After a study or a merge, its results and report written: add it to the history. A
+/// history that cannot be written (a read-only path, a full disk) is refused in one line that
+/// says where the results are and how to add them later.
+pub fn add_finished(doc: &StudyResults, dir: &Path, history: &Path) -> Result<()> {
     match record(doc, dir, history) {
-        Ok(line) => eprintln!("{line}"),
-        Err(e) => eprintln!(
-            "psbench: warning: the results history was not updated: {}",
-            crate::error::one_line(&e)
-        ),
+        Ok(line) => {
+            eprintln!("{line}");
+            Ok(())
+        }
+        Err(e) if store::disk_full(&e) => Err(e.context(format!(
+            "the results history {} was not updated: the disk is full; the study's results are in {}: psbench history import {} adds them",
+            history.display(),
+            dir.display(),
+            dir.display()
+        ))),
+        Err(e) => Err(crate::error::usage(format!(
+            "the results history {} was not updated ({}); the study's results are in {}: psbench history import {} adds them",
+            history.display(),
+            crate::error::one_line(&e),
+            dir.display(),
+            dir.display()
+        ))),
     }
 }

@@ -99,11 +99,28 @@ impl History {
         }
         let db = Connection::open(path)
             .with_context(|| format!("opening the results history {}", path.display()))?;
+        // Two studies finishing at once: the second waits for the first's transaction.
+        db.busy_timeout(std::time::Duration::from_secs(120))?;
         let refuse = |why: String| usage(format!("{}: {why}", path.display()));
         // A file that is not a database fails here, before anything is written to it.
-        let version: i64 = db
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(|e| refuse(format!("not a psbench results history ({e})")))?;
+        let read_version = |db: &Connection| -> Result<i64> {
+            db.query_row("PRAGMA user_version", [], |r| r.get(0))
+                .map_err(|e| refuse(format!("not a psbench results history ({e})")))
+        };
+        let mut version = read_version(&db)?;
+        // A new history is made inside one write transaction: another psbench opening it at
+        // the same moment waits, then finds it made.
+        let creating = version == 0;
+        if creating {
+            db.execute_batch("BEGIN IMMEDIATE").map_err(|e| {
+                let e = anyhow::Error::from(e);
+                match disk_full(&e) {
+                    true => e.context(format!("{}: cannot be written", path.display())),
+                    false => usage(format!("{}: cannot be written ({e})", path.display())),
+                }
+            })?;
+            version = read_version(&db)?;
+        }
         let tables: i64 = db.query_row(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
             [],
@@ -131,6 +148,9 @@ impl History {
                 )))
             }
         }
+        if creating {
+            db.execute_batch("COMMIT")?;
+        }
         Ok(History { db })
     }
 
@@ -140,7 +160,10 @@ impl History {
             "{} started {} on {} ({})",
             doc.study.name, doc.started_unix, doc.host.hostname, doc.sharding.definition_sha256
         );
-        let tx = self.db.transaction()?;
+        // Immediate: a deferred one reading first could not take the write lock another holds.
+        let tx = self
+            .db
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let known: Option<i64> = tx
             .query_row(
                 "SELECT id FROM documents WHERE identity = ?1",
@@ -348,4 +371,17 @@ fn now() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0)
+}
+
+/// Whether an error comes from a full disk (the machine's state: exit 1, not 2).
+pub fn disk_full(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        let sqlite = c
+            .downcast_ref::<rusqlite::Error>()
+            .is_some_and(|r| r.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull));
+        let io = c
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::StorageFull);
+        sqlite || io
+    })
 }

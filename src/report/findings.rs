@@ -10,17 +10,14 @@
 //!
 //! Everything else stays in the tables.
 
+use super::caveat_marks::{marks, SATURATED};
 use super::cells::{slots, throughput_variants};
 use super::cost_table::{self, CostRow};
 use super::grid::{pct_threshold, ratio, word, Sense, FLAG, NOT_RESOLVED};
-use super::saturation::saturated;
 use super::subject::{Pair, Subject};
-use super::tables::{compare_tps, flagged};
+use super::tables::compare_tps;
 use crate::results::COST_TOLERANCE;
 use crate::stats::{rounds_to_resolve, Comparison, Verdict, MIN_ROUNDS};
-
-/// Marks a figure measured on a saturated host (its caveat says so once).
-pub const SATURATED: &str = "†";
 
 /// The most lines on what stands out.
 pub const MOST_STANDING_OUT: usize = 10;
@@ -107,22 +104,6 @@ pub fn sections(s: &Subject) -> Findings {
         standing_out,
         caveats,
     }
-}
-
-/// The marks of a comparison's caveats: " ⚑" when flagged rounds enter it, " †" when the
-/// host was saturated.
-pub fn marks(s: &Subject, p: &Pair, step: &str, t: u32) -> String {
-    let res = &s.results;
-    let mut m = String::new();
-    if flagged(res, &p.new, step, t) || flagged(res, &p.base, step, t) {
-        m.push(' ');
-        m.push_str(FLAG);
-    }
-    if saturated(res, &p.new, step, t) || saturated(res, &p.base, step, t) {
-        m.push(' ');
-        m.push_str(SATURATED);
-    }
-    m
 }
 
 fn cost_findings(rows: &[CostRow]) -> Vec<String> {

@@ -3,6 +3,7 @@
 
 pub mod background;
 pub mod bmf;
+pub mod caveat_marks;
 pub mod cells;
 pub mod charts;
 pub mod compare;

@@ -87,7 +87,7 @@ fn comparisons(s: &Subject, p: &Pair, f: impl Fn(&str, u32) -> Option<Comparison
         .into_iter()
         .filter_map(|(step, threads)| {
             f(&step, threads).map(|c| At {
-                marks: super::findings::marks(s, p, &step, threads),
+                marks: super::caveat_marks::marks(s, p, &step, threads),
                 step,
                 threads,
                 c,
@@ -110,7 +110,7 @@ fn pooled_cpu(s: &Subject, p: &Pair) -> Option<At> {
     let c = super::glance::pooled(s, p, &cells, |c| c.resources.server_cpu_us_per_txn)?;
     let marks = cells
         .iter()
-        .map(|(st, t)| super::findings::marks(s, p, st, *t))
+        .map(|(st, t)| super::caveat_marks::marks(s, p, st, *t))
         .fold(String::new(), |mut all, m| {
             for mark in m.split_whitespace() {
                 if !all.contains(mark) {

@@ -20,9 +20,17 @@ pub fn write_atomically(path: &Path, doc: &impl Serialize) -> Result<()> {
         name.to_string_lossy(),
         std::process::id()
     ));
-    std::fs::write(&tmp, text + "\n")
-        .with_context(|| format!("writing {}", tmp.display()))
-        .map_err(|e| crate::error::usage(format!("{e:#}")))?;
+    if let Err(e) = std::fs::write(&tmp, text + "\n") {
+        // Nothing half-written is left; the document there before stays whole.
+        let _ = std::fs::remove_file(&tmp);
+        let full = e.kind() == std::io::ErrorKind::StorageFull;
+        let e = anyhow::Error::from(e).context(format!("writing {}", path.display()));
+        // A full disk is the machine's state, not a mistake in what was asked (exit 1).
+        return Err(match full {
+            true => e,
+            false => crate::error::usage(format!("{e:#}")),
+        });
+    }
     std::fs::rename(&tmp, path)
         .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
 }

@@ -77,13 +77,21 @@ pub fn prepared(
             .unwrap_or(0)
     };
     // The size file is written before the directory gets its final name: a complete load.
-    if data.is_dir() && dest.join(SIZE_FILE).is_file() {
-        return Ok(Prepared {
-            dir: data,
-            bytes: size_of(&dest),
-            server: label.clone(),
-            load_s: 0.0,
-        });
+    let done = |dest: &Path| data.is_dir() && dest.join(SIZE_FILE).is_file();
+    let cached = |dest: &Path| Prepared {
+        dir: data.clone(),
+        bytes: size_of(dest),
+        server: label.clone(),
+        load_s: 0.0,
+    };
+    if done(&dest) {
+        return Ok(cached(&dest));
+    }
+    // Another study on this home may be loading the same data: wait for it, then take it.
+    let what = format!("the dataset {}", dest.display());
+    let _lock = crate::server::lock::exclusive(&dest.with_extension("lock"), &what, log)?;
+    if done(&dest) {
+        return Ok(cached(&dest));
     }
     let started = std::time::Instant::now();
     writeln!(

@@ -12,6 +12,7 @@ pub mod errorlog;
 pub mod fetch;
 pub mod home;
 pub mod launcher;
+pub mod lock;
 pub mod options;
 pub mod port;
 pub mod process;
