@@ -16,7 +16,6 @@ fn documents() -> Vec<(&'static str, PathBuf)> {
     vec![
         ("report-study", data.join("report-study")),
         ("pfs-overhead", data.join("first-screen/pfs-overhead")),
-        ("pfs-builds", data.join("first-screen/pfs-builds")),
         ("mysql-sweep", data.join("first-screen/mysql-sweep")),
     ]
 }

@@ -202,10 +202,12 @@ pub fn table(s: &Subject) -> Table {
             }
             if !all_cells.is_empty() {
                 let flagged = all_cells.iter().any(|(st, t)| pair_flagged(res, p, st, *t));
+                // A variant measured in cost mode only has no cells to flag.
                 row.push(
                     pooled(s, p, &all_cells, server_cpu)
-                        .map_or(Value::Missing("—".into()), |c| compact(c, true))
-                        .flagged_if(flagged),
+                        .map_or(Value::Missing("—".into()), |c| {
+                            compact(c, true).flagged_if(flagged)
+                        }),
                 );
                 for col in &throughput {
                     let value = match col.cells.as_slice() {
@@ -213,11 +215,9 @@ pub fn table(s: &Subject) -> Table {
                         many => pooled(s, p, many, tps),
                     };
                     let flagged = col.cells.iter().any(|(st, t)| pair_flagged(res, p, st, *t));
-                    row.push(
-                        value
-                            .map_or(Value::Missing("—".into()), |c| compact(c, false))
-                            .flagged_if(flagged),
-                    );
+                    row.push(value.map_or(Value::Missing("—".into()), |c| {
+                        compact(c, false).flagged_if(flagged)
+                    }));
                 }
             }
             row

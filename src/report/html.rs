@@ -38,7 +38,11 @@ ul.findings { margin: 0.3em 0; padding-left: 1.4em; }
 p.standing { margin: 0.6em 0 0; font-weight: 600; }
 ul.caveats { color: #555; font-size: 0.92em; margin: 0.4em 0; padding-left: 1.4em; list-style: none; }
 table.glance td.label { font-weight: 600; }
-table.glance { font-size: 0.86em; }
+table.glance { font-size: 0.84em; line-height: 1.25; }
+table.glance td, table.glance th { padding: 2px 6px; }
+p.glance-note { font-size: 0.82em; margin-top: 0.3em; }
+h2.first { margin-top: 0.8em; }
+ul.per-variant li { margin: 0; line-height: 1.3; }
 th.group { text-align: center; border-bottom: none; }
 figure.chart figcaption { color: #555; font-size: 0.85em; max-width: 640px; }
 details pre { font-size: 0.85em; background: #f7f7f7; padding: 8px; overflow-x: auto; }
@@ -212,9 +216,18 @@ fn all_variables(s: &Subject) -> String {
 
 /// The answer first: the table at a glance, then the Findings in their three parts.
 fn answer(s: &Subject) -> String {
-    let mut h = table(&glance::table(s));
+    // The table first; how to read it under it, in small print, so the Findings still fit
+    // on the first screen.
+    let t = glance::table(s);
+    let mut h = format!(
+        "<h3 id=\"{}\">{}</h3>\n{}<p class=\"note glance-note\">{}</p>\n",
+        escape(&t.id),
+        escape(&t.title),
+        body(&t),
+        escape(&t.note)
+    );
     let f = super::findings::sections(s);
-    h.push_str("<h2 id=\"findings\">Findings</h2>\n");
+    h.push_str("<h2 id=\"findings\" class=\"first\">Findings</h2>\n");
     if f.is_empty() {
         h.push_str("<p class=\"note\">No results to compare yet.</p>\n");
         return h;
