@@ -44,6 +44,17 @@ have dtrace || need+=(systemtap-sdt-dev)
 for dev in libssl-dev libpcre2-dev libfmt-dev zlib1g-dev libncurses-dev libaio-dev; do
   dpkg-query -W -f='${Status}' "$dev" 2>/dev/null | grep -q "ok installed" || need+=("$dev")
 done
+# Go builds actionlint (below), which lints docs/ci.md's workflow.
+have go || need+=(golang-go)
+# --- Slurm (tests/slurm_shards.rs): scripts/slurm.sh runs a private one-node cluster with its
+# own munged, so the packages' system services must not run (policy-rc.d below keeps apt from
+# starting them; they are disabled for boot after the install).
+slurm=()
+for pkg in slurmctld slurmd slurm-client munge; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || slurm+=("$pkg")
+done
+need+=("${slurm[@]}")
+# --- end of Slurm
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
@@ -57,6 +68,11 @@ if [ ${#need[@]} -gt 0 ]; then
     trap '$SUDO rm -f /usr/sbin/policy-rc.d' EXIT
   fi
   $SUDO apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
+  # --- Slurm: installed now, its services stay off at boot too (scripts/slurm.sh runs its own).
+  if [ ${#slurm[@]} -gt 0 ] && have systemctl; then
+    $SUDO systemctl disable munge slurmctld slurmd >/dev/null 2>&1 || true
+  fi
+  # --- end of Slurm
 fi
 
 # Run as root, psbench starts every server as this unprivileged account of its own.
@@ -97,5 +113,22 @@ for source in "postgres debian:postgresql-15" "mariadb debian:mariadb=1:10.11.18
     echo "setup: could not fetch the source $source; the tests that need it will skip: $(printf '%s' "$out" | tail -n 1)"
   fi
 done
+
+# --- actionlint (tests/ci_recipe.rs lints docs/ci.md's GitHub workflow with it): built with Go
+# into psbench's cache (tools/), not onto the PATH. v1.7.7 is the newest release Debian 12's Go
+# (1.19) builds; later ones need Go 1.24 or newer.
+actionlint_version=v1.7.7
+if [ -n "${PSBENCH_CACHE:-}" ]; then tools="$PSBENCH_CACHE/tools"
+elif [ -n "${XDG_CACHE_HOME:-}" ]; then tools="$XDG_CACHE_HOME/psbench/tools"
+elif [ "$(id -u)" -eq 0 ]; then tools=/var/cache/psbench/tools
+else tools="$HOME/.cache/psbench/tools"; fi
+# (grep without -q reads all the output: no SIGPIPE to fail the pipeline.)
+if ! "$tools/actionlint" -version 2>/dev/null | grep -x "$actionlint_version" >/dev/null; then
+  echo "setup: building actionlint $actionlint_version into $tools"
+  if ! out=$(GOBIN="$tools" go install "github.com/rhysd/actionlint/cmd/actionlint@$actionlint_version" 2>&1); then
+    echo "setup: could not build actionlint; the test that needs it will skip: $(printf '%s' "$out" | tail -n 1)"
+  fi
+fi
+# --- end of actionlint
 
 echo "setup: done ($(/usr/sbin/mariadbd --version | sed 's/.*Ver \([^ ]*\).*/mariadbd \1/'), $(sysbench --version), $(cargo --version | cut -d' ' -f1-2))"

@@ -1,11 +1,13 @@
-//! Every `psbench …` line in the README's shell blocks, run as written by bash from a
-//! directory of its own with the just-built binary first on the PATH, in the README's order.
+//! Every `psbench …` line in the shell blocks of the README and of the documentation's index
+//! (docs/README.md, which holds the commands the README's first screen leaves out), run as
+//! written by bash from a directory of its own with the just-built binary first on the PATH,
+//! in their order, the README's first.
 //! A line that would start a study runs with `--plan` added (what it would do, nothing
 //! started; with `--resume`, what is left); a line that builds a server from source runs
 //! with `--source-only` added (the build itself is tested in tests/builds_*.rs). Placeholders
 //! stand for what the test makes: `psbench-out/…`, `before/`, `after/` and `shard-*` are
 //! results directories made here, `my-study.toml` a small study, `/path/mysqld.sock` the
-//! socket of the sandbox the README's own `sandbox start --name bench` line started.
+//! socket of the sandbox the examples' own `sandbox start --name bench` line started.
 
 mod common;
 
@@ -14,6 +16,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const README: &str = include_str!("../README.md");
+const DOCS_README: &str = include_str!("../docs/README.md");
+
+/// The examples of both pages, in order.
+fn all_examples() -> Vec<String> {
+    let mut lines = example_lines(README);
+    lines.extend(example_lines(DOCS_README));
+    lines
+}
 
 /// The small study `my-study.toml` stands for: the README runs it with `--variants
 /// ps_off,all_enabled`.
@@ -81,7 +91,8 @@ fn strip_comment(line: &str) -> String {
     line.trim_end().to_string()
 }
 
-/// The line as the test runs it: `--plan` on a study, `--source-only` on a build.
+/// The line as the test runs it: `--plan` on a study, `--source-only` on a build (not on
+/// `build --list` or `build --flag-sets`, which build nothing).
 fn as_run(line: &str, socket: Option<&str>) -> String {
     let words: Vec<&str> = line.split_whitespace().collect();
     let mut l = line.to_string();
@@ -90,7 +101,11 @@ fn as_run(line: &str, socket: Option<&str>) -> String {
     }
     match words.get(1).copied() {
         Some("run") if !words.contains(&"--plan") => format!("{l} --plan"),
-        Some("build") if !words.iter().any(|w| w.starts_with("--list")) => {
+        Some("build")
+            if !words
+                .iter()
+                .any(|w| w.starts_with("--list") || *w == "--flag-sets") =>
+        {
             format!("{l} --source-only")
         }
         _ => l,
@@ -166,7 +181,7 @@ fn make_placeholders(cwd: &Path) {
 
 #[test]
 fn the_readme_names_its_examples_as_the_test_reads_them() {
-    let lines = example_lines(README);
+    let lines = all_examples();
     assert!(lines.contains(&"psbench run".to_string()), "{lines:#?}");
     assert!(lines.contains(&"psbench merge shard-* --out merged".to_string()));
     assert!(lines.len() >= 30, "{lines:#?}");
@@ -182,6 +197,10 @@ fn the_readme_names_its_examples_as_the_test_reads_them() {
         "psbench run --resume x --plan"
     );
     assert_eq!(as_run("psbench build --list", None), "psbench build --list");
+    assert_eq!(
+        as_run("psbench build --flag-sets", None),
+        "psbench build --flag-sets"
+    );
 }
 
 #[test]
@@ -192,7 +211,7 @@ fn every_readme_example_runs_as_written() {
     make_placeholders(cwd);
     let mut socket: Option<String> = None;
     let mut failed = Vec::new();
-    let lines = example_lines(README);
+    let lines = all_examples();
     for line in &lines {
         let run = as_run(line, socket.as_deref());
         let o = shell(cwd, &run);
