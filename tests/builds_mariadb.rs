@@ -10,31 +10,9 @@ use std::path::{Path, PathBuf};
 /// The MariaDB source the setup step fetched (see scripts/setup.sh for which version).
 const SOURCE: &str = "debian:mariadb=1:10.11.18-0+deb12u1";
 
-fn source_or_skip() -> bool {
-    let tree = psbench::server::fetch::cache_dir()
-        .join("sources/mariadb_10.11.18-0+deb12u1/tree/.unpacked");
-    common::require::or_unmet(
-        tree.is_file().then_some(()),
-        &format!(
-            "the source {SOURCE} is not in {}",
-            psbench::server::fetch::cache_dir().display()
-        ),
-        &format!("bash scripts/setup.sh (or psbench build mariadb {SOURCE} --source-only)"),
-    )
-    .is_some()
-}
-
-fn cache_value(build: &Path, key: &str) -> Option<String> {
-    let text = std::fs::read_to_string(build.join("CMakeCache.txt")).unwrap();
-    text.lines().find_map(|l| {
-        let (k, v) = l.split_once('=')?;
-        (k.split(':').next()? == key).then(|| v.to_string())
-    })
-}
-
 #[test]
 fn release_configures_the_performance_schema_in_and_no_pfs_leaves_it_out() {
-    if !source_or_skip() {
+    if !common::require::debian_source("mariadb", SOURCE, "mariadb_10.11.18-0+deb12u1") {
         return;
     }
     let tmp = common::tempdir().unwrap();
@@ -56,15 +34,15 @@ fn release_configures_the_performance_schema_in_and_no_pfs_leaves_it_out() {
     let no_pfs = configure("no_pfs");
     let (release, no_pfs): (PathBuf, PathBuf) = (release.join(), no_pfs.join());
     assert_eq!(
-        cache_value(&release, "CMAKE_BUILD_TYPE").as_deref(),
+        common::require::cmake_cache_value(&release, "CMAKE_BUILD_TYPE").as_deref(),
         Some("Release")
     );
     assert_eq!(
-        cache_value(&no_pfs, "PLUGIN_PERFSCHEMA").as_deref(),
+        common::require::cmake_cache_value(&no_pfs, "PLUGIN_PERFSCHEMA").as_deref(),
         Some("NO")
     );
     assert_ne!(
-        cache_value(&release, "PLUGIN_PERFSCHEMA").as_deref(),
+        common::require::cmake_cache_value(&release, "PLUGIN_PERFSCHEMA").as_deref(),
         Some("NO")
     );
     // Only the release configuration builds the plugin's library into the server.

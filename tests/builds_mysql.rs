@@ -36,34 +36,13 @@ const CLASSES: [&str; 20] = [
     "METRICS",
 ];
 
-fn source_fetched() -> bool {
-    let tree = psbench::server::fetch::cache_dir().join("sources/mysql-9.7_9.7.2-4/tree/.unpacked");
-    common::require::or_unmet(
-        tree.is_file().then_some(()),
-        &format!(
-            "the source {SOURCE} is not in {}",
-            psbench::server::fetch::cache_dir().display()
-        ),
-        &format!("bash scripts/setup.sh (or psbench build mysql {SOURCE} --source-only)"),
-    )
-    .is_some()
-}
-
-fn cache_value(build: &Path, key: &str) -> Option<String> {
-    let text = std::fs::read_to_string(build.join("CMakeCache.txt")).unwrap();
-    text.lines().find_map(|l| {
-        let (k, v) = l.split_once('=')?;
-        (k.split(':').next()? == key).then(|| v.to_string())
-    })
-}
-
 fn header(build: &Path) -> String {
     std::fs::read_to_string(build.join("include/my_config.h")).unwrap()
 }
 
 #[test]
 fn release_and_no_pfs_configure_and_the_classes_compiled_out_reach_the_compiler() {
-    if !source_fetched() {
+    if !common::require::debian_source("mysql", SOURCE, "mysql-9.7_9.7.2-4") {
         return;
     }
     let tmp = common::tempdir().unwrap();
@@ -94,17 +73,28 @@ fn release_and_no_pfs_configure_and_the_classes_compiled_out_reach_the_compiler(
     let (release, no_pfs) = (dir(release), dir(no_pfs));
     for b in [&release, &no_pfs] {
         assert_eq!(
-            cache_value(b, "CMAKE_BUILD_TYPE").as_deref(),
+            common::require::cmake_cache_value(b, "CMAKE_BUILD_TYPE").as_deref(),
             Some("Release")
         );
         // Debian has no libcurl headers installed: the tarball's own curl is used.
-        assert_eq!(cache_value(b, "WITH_CURL").as_deref(), Some("bundled"));
+        assert_eq!(
+            common::require::cmake_cache_value(b, "WITH_CURL").as_deref(),
+            Some("bundled")
+        );
     }
     let (rel_h, off_h) = (header(&release), header(&no_pfs));
     for class in CLASSES {
         let key = format!("DISABLE_PSI_{class}");
-        assert_eq!(cache_value(&no_pfs, &key).as_deref(), Some("ON"), "{key}");
-        assert_ne!(cache_value(&release, &key).as_deref(), Some("ON"), "{key}");
+        assert_eq!(
+            common::require::cmake_cache_value(&no_pfs, &key).as_deref(),
+            Some("ON"),
+            "{key}"
+        );
+        assert_ne!(
+            common::require::cmake_cache_value(&release, &key).as_deref(),
+            Some("ON"),
+            "{key}"
+        );
         assert!(
             off_h.contains(&format!("#define {key} 1\n")),
             "no_pfs: {key}"
@@ -116,7 +106,7 @@ fn release_and_no_pfs_configure_and_the_classes_compiled_out_reach_the_compiler(
     }
     // Accepted by cmake, read by no code of this source: the read-back says so.
     assert_eq!(
-        cache_value(&no_pfs, "DISABLE_PSI_DATA_LOCK").as_deref(),
+        common::require::cmake_cache_value(&no_pfs, "DISABLE_PSI_DATA_LOCK").as_deref(),
         Some("ON")
     );
     assert!(!off_h.contains("DISABLE_PSI_DATA_LOCK"));

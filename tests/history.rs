@@ -21,23 +21,14 @@ fn stdout(o: &Output) -> String {
 
 /// The fixture as if run `days` later with default's point_select count times `factor`.
 fn later_copy(dir: &Path, days: u64, factor: f64) -> PathBuf {
-    let mut doc: Value =
-        serde_json::from_str(&std::fs::read_to_string(format!("{FIXTURE}/results.json")).unwrap())
-            .unwrap();
-    for key in ["started_unix", "finished_unix"] {
-        let t = doc[key].as_u64().unwrap();
-        doc[key] = Value::from(t + days * 86_400);
-    }
+    let mut doc = common::days_later(FIXTURE, days);
     for c in doc["cost"].as_array_mut().unwrap() {
         if c["variant"] == "default" && c["step"] == "point_select" {
             let v = c["ir_per_txn"].as_f64().unwrap();
             c["ir_per_txn"] = Value::from(v * factor);
         }
     }
-    let out = dir.join(format!("day{days}"));
-    std::fs::create_dir_all(&out).unwrap();
-    std::fs::write(out.join("results.json"), doc.to_string()).unwrap();
-    out
+    common::write_document(dir, &format!("day{days}"), &doc)
 }
 
 /// Add a results document to the history in `home`, which must succeed.

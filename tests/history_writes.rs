@@ -14,15 +14,7 @@ const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/report-st
 
 /// The fixture as a study finished `n` days later.
 fn copy_of(dir: &Path, n: u64) -> PathBuf {
-    let text = std::fs::read_to_string(format!("{FIXTURE}/results.json")).unwrap();
-    let mut doc: Value = serde_json::from_str(&text).unwrap();
-    for key in ["started_unix", "finished_unix"] {
-        doc[key] = Value::from(doc[key].as_u64().unwrap() + n * 86_400);
-    }
-    let out = dir.join(format!("study{n}"));
-    std::fs::create_dir_all(&out).unwrap();
-    std::fs::write(out.join("results.json"), doc.to_string()).unwrap();
-    out
+    common::write_document(dir, &format!("study{n}"), &common::days_later(FIXTURE, n))
 }
 
 /// A small tmpfs at `dir`, filled to the last byte; unmounted on drop.

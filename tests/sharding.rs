@@ -18,24 +18,6 @@ const COST: (&str, &str) = (
     "[cost]\nevents = [100, 200, 300]\nwarmup_events = 50\n",
 );
 
-const STUDY: &str = r#"
-name = "shards"
-rounds = 4
-threads = [1]
-duration = 0.5
-warmup = 0.1
-[dataset]
-table_size = 500
-[[variant]]
-name = "a"
-scenario = "ps_off"
-[[variant]]
-name = "b"
-scenario = "default"
-[[workload]]
-workload = "oltp_point_select"
-"#;
-
 fn run(dir: &Path, host: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
     psbench(&dir.join("home"))
         .arg("run")
@@ -87,28 +69,6 @@ fn keys(r: &Value) -> BTreeSet<(String, String, u64, u64)> {
         .collect()
 }
 
-/// (round, host, order) of each recorded round.
-fn rounds(r: &Value) -> Vec<(u64, String, String)> {
-    r["sharding"]["rounds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| {
-            let order: Vec<&str> = x["order"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_str().unwrap())
-                .collect();
-            (
-                x["round"].as_u64().unwrap(),
-                x["host"].as_str().unwrap().to_string(),
-                order.join(""),
-            )
-        })
-        .collect()
-}
-
 /// A copy of the results directory `from` with its document changed by `edit`.
 fn edited(dir: &Path, from: &Path, name: &str, edit: impl Fn(&mut Value)) -> std::path::PathBuf {
     let to = dir.join(name);
@@ -125,7 +85,7 @@ fn two_shards_merge_into_the_cells_of_one_run() {
     let dir = tmp.path();
     std::fs::write(
         dir.join("study.toml"),
-        format!("{}{STUDY}{}", COST.0, COST.1),
+        format!("{}{}{}", COST.0, common::shards::TINY_STUDY, COST.1),
     )
     .unwrap();
     let (s0, s1, whole) = (dir.join("s0"), dir.join("s1"), dir.join("whole"));
@@ -153,14 +113,14 @@ fn two_shards_merge_into_the_cells_of_one_run() {
     // Each shard holds its own rounds, every variant in each, and rotates the order over
     // its own rounds (rounds 0 and 2 of a 2-way split would otherwise both run a first).
     assert_eq!(
-        rounds(&r0),
+        common::shards::rounds(&r0),
         [
             (0, "host-a".into(), "ab".into()),
             (2, "host-a".into(), "ba".into())
         ]
     );
     assert_eq!(
-        rounds(&r1),
+        common::shards::rounds(&r1),
         [
             (1, "host-b".into(), "ab".into()),
             (3, "host-b".into(), "ba".into())
@@ -180,7 +140,10 @@ fn two_shards_merge_into_the_cells_of_one_run() {
         "the merged cells are the unsharded run's"
     );
     assert_eq!(keys(&m).len(), 8);
-    let hosts: Vec<(u64, String)> = rounds(&m).into_iter().map(|(r, h, _)| (r, h)).collect();
+    let hosts: Vec<(u64, String)> = common::shards::rounds(&m)
+        .into_iter()
+        .map(|(r, h, _)| (r, h))
+        .collect();
     assert_eq!(
         hosts,
         [
@@ -276,7 +239,7 @@ fn two_shards_merge_into_the_cells_of_one_run() {
 fn shard_auto_takes_its_share_from_a_slurm_array_not_starting_at_zero() {
     let tmp = common::tempdir().unwrap();
     let dir = tmp.path();
-    std::fs::write(dir.join("study.toml"), STUDY).unwrap();
+    std::fs::write(dir.join("study.toml"), common::shards::TINY_STUDY).unwrap();
     let out = dir.join("task5");
     // sbatch --array=4-5: task 5 is shard 1 of 2.
     let slurm = [

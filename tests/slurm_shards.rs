@@ -18,25 +18,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-/// tests/sharding.rs's tiny study (the array script's `--rounds 8` overrides its rounds).
-const STUDY: &str = r#"
-name = "shards"
-rounds = 4
-threads = [1]
-duration = 0.5
-warmup = 0.1
-[dataset]
-table_size = 500
-[[variant]]
-name = "a"
-scenario = "ps_off"
-[[variant]]
-name = "b"
-scenario = "default"
-[[workload]]
-workload = "oltp_point_select"
-"#;
-
 /// The rounds the page's script asks for, split over the 2 tasks of the array.
 const ROUNDS: u64 = 8;
 
@@ -118,7 +99,7 @@ fn job_home(dir: &Path, name: &str, script: &str) -> PathBuf {
         "echo \"setup: stand-in for task $SLURM_ARRAY_TASK_ID (cargo test built psbench)\"\n",
     )
     .unwrap();
-    std::fs::write(home.join("study.toml"), STUDY).unwrap();
+    std::fs::write(home.join("study.toml"), common::shards::TINY_STUDY).unwrap();
     std::fs::write(home.join("psbench-array.sh"), script).unwrap();
     home
 }
@@ -299,28 +280,6 @@ fn wait_for(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
     }
 }
 
-/// (round, host, order) of each recorded round.
-fn rounds(r: &Value) -> Vec<(u64, String, String)> {
-    r["sharding"]["rounds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| {
-            let order: Vec<&str> = x["order"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_str().unwrap())
-                .collect();
-            (
-                x["round"].as_u64().unwrap(),
-                x["host"].as_str().unwrap().to_string(),
-                order.join(""),
-            )
-        })
-        .collect()
-}
-
 /// (variant, round) of each cell, every one of them measured.
 fn cells(r: &Value) -> Vec<(String, u64)> {
     let mut cells: Vec<(String, u64)> = r["cells"]
@@ -350,7 +309,10 @@ fn check_shard(r: &Value, node: &str, k: u64) {
     assert_eq!(r["sharding"]["shard"]["index"], k, "{}", r["sharding"]);
     assert_eq!(r["sharding"]["shard"]["count"], 2, "{}", r["sharding"]);
     assert!(r["finished_unix"].is_u64(), "shard {k} has not finished");
-    let got: Vec<(u64, String)> = rounds(r).into_iter().map(|(n, h, _)| (n, h)).collect();
+    let got: Vec<(u64, String)> = common::shards::rounds(r)
+        .into_iter()
+        .map(|(n, h, _)| (n, h))
+        .collect();
     let want: Vec<(u64, String)> = (0..ROUNDS)
         .filter(|n| n % 2 == k)
         .map(|n| (n, host(node, k)))
@@ -368,7 +330,10 @@ fn check_shard(r: &Value, node: &str, k: u64) {
 fn check_merged(out: &Path, node: &str) {
     let m = results(out);
     assert!(m["finished_unix"].is_u64());
-    let got: Vec<(u64, String)> = rounds(&m).into_iter().map(|(n, h, _)| (n, h)).collect();
+    let got: Vec<(u64, String)> = common::shards::rounds(&m)
+        .into_iter()
+        .map(|(n, h, _)| (n, h))
+        .collect();
     let want: Vec<(u64, String)> = (0..ROUNDS).map(|n| (n, host(node, n % 2))).collect();
     assert_eq!(got, want);
     let want: Vec<(String, u64)> = ["a", "b"]
@@ -568,7 +533,10 @@ fn the_pages_job_array_and_merge_run_and_resume_under_slurm() {
     check_shard(&finished, &node, 0);
     // The uninterrupted run's share and variant orders.
     let whole = results(&first.join("psbench-results/shard-0"));
-    assert_eq!(rounds(&finished), rounds(&whole));
+    assert_eq!(
+        common::shards::rounds(&finished),
+        common::shards::rounds(&whole)
+    );
     eprintln!(
         "slurm_shards: task 0 submitted again as {again}: resumed from {} cells, finished in {:.0?}",
         done.len(),

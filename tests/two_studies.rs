@@ -9,27 +9,12 @@ use common::{psbench, text};
 use std::path::Path;
 use std::process::{Command, Output};
 
-/// Same dataset, different names: the two share the dataset cache and its preparation.
+/// The tiny study under another name and with data of its own size: the two studies share
+/// the dataset cache and its preparation, and no other test's.
 fn study(name: &str) -> String {
-    format!(
-        r#"
-name = "{name}"
-rounds = 1
-threads = [1]
-duration = 0.5
-warmup = 0.1
-[dataset]
-table_size = 777
-[[variant]]
-name = "a"
-scenario = "ps_off"
-[[variant]]
-name = "b"
-scenario = "default"
-[[workload]]
-workload = "oltp_point_select"
-"#
-    )
+    common::shards::TINY_STUDY
+        .replace("name = \"shards\"", &format!("name = \"{name}\""))
+        .replace("table_size = 500", "table_size = 777")
 }
 
 fn run_cmd(dir: &Path, home: &Path, name: &str) -> Command {
@@ -38,6 +23,7 @@ fn run_cmd(dir: &Path, home: &Path, name: &str) -> Command {
     let mut cmd = psbench(home);
     cmd.arg("run")
         .arg(&file)
+        .args(["--rounds", "1"])
         .arg("--out")
         .arg(dir.join(format!("out-{name}")));
     cmd

@@ -50,7 +50,10 @@ pub fn build(
     }
     let lock = crate::server::lock::exclusive(
         &dir.join(format!(".lock-{}", &key[..16])),
-        &format!("the build {}, which another psbench process is making", &key[..16]),
+        &format!(
+            "the build {}, which another psbench process is making",
+            &key[..16]
+        ),
         out,
     )?;
     if let Some(hit) = cache::find(&dir, &key) {

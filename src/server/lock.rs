@@ -55,10 +55,15 @@ mod tests {
             String::from_utf8(said).unwrap()
         });
         // Still waiting while the first holds it.
-        assert!(rx.recv_timeout(std::time::Duration::from_millis(300)).is_err());
+        assert!(rx
+            .recv_timeout(std::time::Duration::from_millis(300))
+            .is_err());
         drop(first);
         rx.recv_timeout(std::time::Duration::from_secs(10)).unwrap();
         let said = waiter.join().unwrap();
-        assert!(said.starts_with("waiting for the dataset x: another psbench process holds"), "{said}");
+        assert!(
+            said.starts_with("waiting for the dataset x: another psbench process holds"),
+            "{said}"
+        );
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod pg;
 pub mod require;
+pub mod shards;
 pub mod sysbench;
 
 use std::path::Path;
@@ -151,4 +152,22 @@ pub fn as_nobody(cmd: &mut Command) -> &mut Command {
         });
     }
     cmd
+}
+
+/// The results document in `dir` as if its study had run `days` later.
+pub fn days_later(dir: &str, days: u64) -> serde_json::Value {
+    let text = std::fs::read_to_string(format!("{dir}/results.json")).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for key in ["started_unix", "finished_unix"] {
+        doc[key] = serde_json::Value::from(doc[key].as_u64().unwrap() + days * 86_400);
+    }
+    doc
+}
+
+/// `doc` as the results.json of a new directory `dir/name`.
+pub fn write_document(dir: &Path, name: &str, doc: &serde_json::Value) -> std::path::PathBuf {
+    let out = dir.join(name);
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("results.json"), doc.to_string()).unwrap();
+    out
 }

@@ -74,3 +74,25 @@ pub fn root(why: &str) -> bool {
     }
     root
 }
+
+/// Whether Debian's source `spec`, unpacked as `dir` under psbench's cache (`sources/DIR`), is
+/// there: the set-up step fetches the ones the tests configure.
+pub fn debian_source(engine: &str, spec: &str, dir: &str) -> bool {
+    let cache = psbench::server::fetch::cache_dir();
+    let tree = cache.join("sources").join(dir).join("tree/.unpacked");
+    or_unmet(
+        tree.is_file().then_some(()),
+        &format!("the source {spec} is not in {}", cache.display()),
+        &format!("bash scripts/setup.sh (or psbench build {engine} {spec} --source-only)"),
+    )
+    .is_some()
+}
+
+/// A CMake cache entry (`KEY:TYPE=value`) of a configured build directory.
+pub fn cmake_cache_value(build: &std::path::Path, key: &str) -> Option<String> {
+    let text = std::fs::read_to_string(build.join("CMakeCache.txt")).unwrap();
+    text.lines().find_map(|l| {
+        let (k, v) = l.split_once('=')?;
+        (k.split(':').next()? == key).then(|| v.to_string())
+    })
+}
