@@ -1,6 +1,6 @@
 //! The report as a reader first sees it: the table at a glance and one line per variant on
-//! the first screen of report.html (1400 × 900 in headless Chromium) for the default study,
-//! the builds study and a sweep; every ratio new / base; and no chart legend over a line, a
+//! the first screen of report.html (1400 × 900 in headless Chromium) for the default study
+//! and a sweep (real runs); every ratio new / base; and no chart legend over a line, a
 //! band or a reference line.
 
 mod common;
@@ -79,9 +79,14 @@ fn legends_and_plots(html: &str) -> Vec<(f64, f64)> {
 
 #[test]
 fn no_legend_covers_a_line_or_a_band() {
+    // A cost-only sweep draws no chart with a legend; the others must, or this checks nothing.
+    let mut checked = 0;
     for (name, dir) in documents() {
         let charts = legends_and_plots(&html_of(&dir));
-        assert!(!charts.is_empty(), "{name}: no chart with a legend");
+        if name != "mysql-sweep" {
+            assert!(!charts.is_empty(), "{name}: no chart with a legend");
+        }
+        checked += charts.len();
         for (legend, drawn) in charts {
             assert!(
                 drawn < legend,
@@ -89,6 +94,7 @@ fn no_legend_covers_a_line_or_a_band() {
             );
         }
     }
+    assert!(checked > 0);
 }
 
 #[test]
