@@ -88,8 +88,16 @@ if ! have cargo; then
   . "$HOME/.cargo/env"
 fi
 
-echo "setup: building psbench (release)"
-cargo build --release --quiet
+# Called by the test command, build the tests too, in the same cargo run: a test build turns on
+# features of shared crates (the dev-dependencies'), and a plain build first would compile
+# psbench a second time for them.
+if [ "${PSBENCH_SETUP_TESTS:-}" = 1 ]; then
+  echo "setup: building psbench and its tests (release)"
+  cargo test --release --quiet --no-run
+else
+  echo "setup: building psbench (release)"
+  cargo build --release --quiet
+fi
 # psbench on the PATH: a link in /usr/local/bin to this checkout's build, so that every
 # example in the README runs as written from any directory (and a rebuild is picked up).
 $SUDO ln -sfn "$PWD/target/release/psbench" /usr/local/bin/psbench

@@ -4,7 +4,7 @@
 # pgbench), then names the tests it did not run and why.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+PSBENCH_SETUP_TESTS=1 bash scripts/setup.sh
 if [ -f "$HOME/.cargo/env" ]; then . "$HOME/.cargo/env"; fi
 cargo fmt --check
 cargo clippy --quiet --all-targets -- -D warnings

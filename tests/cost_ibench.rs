@@ -95,8 +95,8 @@ fn every_step_is_counted_per_row_or_per_query_on_its_connection() {
     // The report names the unit and opens with the findings.
     assert!(md.contains("| ib qr100 | all_enabled | query |"), "{md}");
     assert!(
-        md.contains("ib l.i0: all_enabled costs ")
-            && md.contains("more instructions per row than ps_off"),
+        md.contains("all_enabled against ps_off: +")
+            && md.contains("instructions per row (ib l.i0)"),
         "{md}"
     );
 }
