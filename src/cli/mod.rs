@@ -18,6 +18,7 @@ mod studies;
 
 use crate::error;
 use clap::{Parser, Subcommand};
+use std::time::Duration;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -105,10 +106,18 @@ pub fn main() -> i32 {
     match result {
         Ok(()) => 0,
         Err(e) => {
+            // A job cancelled while a child ran: the signal's own exit, with its resume hint,
+            // is the answer, not the child's failure.
+            let code = error::exit_code(&e);
+            if code == error::EXIT_FAILED
+                && crate::server::registry::failure_was_a_stop(Duration::from_secs(1))
+            {
+                crate::server::registry::wait_for_the_stop();
+            }
             for line in error::lines(&e) {
                 eprintln!("psbench: error: {line}");
             }
-            error::exit_code(&e)
+            code
         }
     }
 }

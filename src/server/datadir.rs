@@ -8,6 +8,7 @@ use crate::error::usage;
 use anyhow::{bail, Context, Result};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -136,11 +137,14 @@ pub fn copy(src: &Path, dst: &Path) -> Result<()> {
         .output()
         .context("running cp")?;
     if !out.status.success() {
+        let why = match out.status.signal() {
+            Some(sig) => format!("cp was killed by signal {sig}"),
+            None => String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        };
         bail!(
-            "copying datadir {} to {} failed: {}",
+            "copying datadir {} to {} failed: {why}",
             src.display(),
-            dst.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
+            dst.display()
         );
     }
     Ok(())

@@ -6,19 +6,39 @@ use nix::sys::signal::Signal;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, Once};
+use std::sync::{Arc, LazyLock, Mutex, Once};
 use std::time::{Duration, Instant};
 
 /// Each server with the signal that asks it to stop (PostgreSQL's fast shutdown is SIGINT).
 static SERVERS: Mutex<Option<HashMap<u64, (ProcessId, Signal)>>> = Mutex::new(None);
 static NEXT: AtomicU64 = AtomicU64::new(1);
 static HANDLER: Once = Once::new();
-/// Set once a terminating signal arrived: work failing from then on is the stop's doing.
-static STOPPING: AtomicBool = AtomicBool::new(false);
+/// Set by the signal handler itself, the moment a terminating signal arrives (not when the
+/// thread that stops the servers wakes): work failing from then on is the stop's doing.
+static STOPPING: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
 
 /// True after a terminating signal: a failure now is the servers being stopped, not a result.
 pub fn stopping() -> bool {
     STOPPING.load(Ordering::SeqCst)
+}
+
+/// Whether a failure is the stop's doing, waiting up to `grace` for the signal. A scheduler
+/// cancelling a job signals each of its processes in turn: a child (cp, a client) can die and
+/// fail the run a moment before psbench's own signal arrives.
+pub fn failure_was_a_stop(grace: Duration) -> bool {
+    let start = Instant::now();
+    while !stopping() && start.elapsed() < grace {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    stopping()
+}
+
+/// Leave the exit to the signal thread: it prints where the finished work is, stops the
+/// servers and exits with 128 + the signal.
+pub fn wait_for_the_stop() -> ! {
+    loop {
+        std::thread::sleep(Duration::from_secs(60));
+    }
 }
 
 /// Hooks run on a terminating signal before the servers are stopped (e.g. to flush results).
@@ -76,6 +96,12 @@ pub fn stop_all(grace: Duration) {
 /// Installed once, on the first registered server (or explicitly by the CLI).
 pub fn install_signal_handler() {
     HANDLER.call_once(|| {
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            if let Err(e) = signal_hook::flag::register(sig, Arc::clone(&STOPPING)) {
+                eprintln!("psbench: warning: cannot install signal handler: {e}");
+                return;
+            }
+        }
         let mut signals = match signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
             Ok(s) => s,
             Err(e) => {
