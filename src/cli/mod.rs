@@ -89,6 +89,15 @@ pub fn main() -> i32 {
         },
     };
     crate::server::registry::install_signal_handler();
+    // Only these start servers and clients that a scheduler's cancel can kill before psbench.
+    let starts_processes = matches!(
+        cli.command,
+        Command::Sandbox(_)
+            | Command::Bench(_)
+            | Command::Run(_)
+            | Command::Fetch(_)
+            | Command::Build(_)
+    );
     let home = cli.home();
     let history = crate::history::path(cli.history.as_deref(), home.root());
     let result = match cli.command {
@@ -107,9 +116,11 @@ pub fn main() -> i32 {
         Ok(()) => 0,
         Err(e) => {
             // A job cancelled while a child ran: the signal's own exit, with its resume hint,
-            // is the answer, not the child's failure.
+            // is the answer, not the child's failure. Other commands fail at once (history
+            // check's exit 1 on a regression must not wait for a signal that never comes).
             let code = error::exit_code(&e);
             if code == error::EXIT_FAILED
+                && starts_processes
                 && crate::server::registry::failure_was_a_stop(Duration::from_secs(1))
             {
                 crate::server::registry::wait_for_the_stop();
