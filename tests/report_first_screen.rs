@@ -1,7 +1,7 @@
 //! The report as a reader first sees it: the table at a glance and one line per variant on
-//! the first screen of report.html (1400 × 900 in headless Chromium) for the default study
-//! and a sweep (real runs); every ratio new / base; and no chart legend over a line, a
-//! band or a reference line.
+//! the first screen of report.html (1400 × 900 in headless Chromium) for the default study,
+//! pfs-builds and a sweep (real runs); every ratio new / base; and no chart legend over a
+//! line, a band or a reference line.
 
 mod common;
 
@@ -16,6 +16,7 @@ fn documents() -> Vec<(&'static str, PathBuf)> {
     vec![
         ("report-study", data.join("report-study")),
         ("pfs-overhead", data.join("first-screen/pfs-overhead")),
+        ("pfs-builds", data.join("first-screen/pfs-builds")),
         ("mysql-sweep", data.join("first-screen/mysql-sweep")),
     ]
 }
@@ -141,9 +142,10 @@ fn every_ratio_reads_new_over_base() {
 }
 
 /// `page` opened at 1400 × 900 with a probe that writes the bottom of the table at a glance,
-/// of the per-variant Findings and the page's width into the DOM Chromium dumps.
-fn first_screen(chromium: &Path, page: &Path, tmp: &Path) -> (f64, f64, f64) {
-    let probe = "<script>const b = s => Math.ceil(document.querySelector(s).getBoundingClientRect().bottom); document.body.setAttribute('data-screen', [b('table.glance'), b('ul.per-variant'), document.documentElement.scrollWidth].join(' '))</script>";
+/// of the per-variant Findings, the page's width and the table's right edge into the DOM
+/// Chromium dumps.
+fn first_screen(chromium: &Path, page: &Path, tmp: &Path) -> (f64, f64, f64, f64) {
+    let probe = "<script>const r = s => document.querySelector(s).getBoundingClientRect(); document.body.setAttribute('data-screen', [r('table.glance').bottom, r('ul.per-variant').bottom, document.documentElement.scrollWidth, r('table.glance').right].map(Math.ceil).join(' '))</script>";
     let probed = tmp.join("probed.html");
     let html = std::fs::read_to_string(page).unwrap();
     std::fs::write(&probed, html.replace("</body>", &format!("{probe}</body>"))).unwrap();
@@ -176,7 +178,7 @@ fn first_screen(chromium: &Path, page: &Path, tmp: &Path) -> (f64, f64, f64) {
         .split(' ')
         .map(|x| x.parse().unwrap())
         .collect();
-    (v[0], v[1], v[2])
+    (v[0], v[1], v[2], v[3])
 }
 
 #[test]
@@ -188,7 +190,7 @@ fn the_glance_table_and_a_line_per_variant_fill_the_first_screen() {
         let tmp = common::tempdir().unwrap();
         let page = tmp.path().join("report.html");
         std::fs::write(&page, html_of(&dir)).unwrap();
-        let (glance, lines, width) = first_screen(&chromium, &page, tmp.path());
+        let (glance, lines, width, right) = first_screen(&chromium, &page, tmp.path());
         assert!(
             glance <= 900.0,
             "{name}: the table at a glance ends at {glance} px"
@@ -198,5 +200,10 @@ fn the_glance_table_and_a_line_per_variant_fill_the_first_screen() {
             "{name}: the per-variant lines end at {lines} px"
         );
         assert!(width <= 1400.0, "{name}: the page is {width} px wide");
+        // The table scrolls inside its box: a page that fits can still hide its last columns.
+        assert!(
+            right <= 1400.0,
+            "{name}: the table at a glance ends at x = {right} px"
+        );
     }
 }

@@ -12,9 +12,10 @@ use super::tables::{compare_tps, pair_flagged};
 use crate::results::{CellResult, COST_TOLERANCE};
 use crate::stats::{paired, unpaired, Comparison, Verdict};
 
-/// Beyond this many (step, threads) cells, throughput is pooled over steps per thread count,
-/// so that the table stays one screen wide.
-const MAX_CELL_COLUMNS: usize = 12;
+/// Beyond this many columns of ratios (cost steps, server CPU and a column per (step, threads)
+/// cell), throughput is pooled over steps per thread count, so that the table stays one screen
+/// wide: at 1400 px, pfs-builds' 20 (7 cost steps, 12 cells) hid its last three columns.
+const MAX_COLUMNS: usize = 16;
 
 /// Which throughput cells one column pools: one (step, threads), or every step at a thread
 /// count, or every thread count of a step.
@@ -23,7 +24,8 @@ struct Slot {
     cells: Vec<(String, u32)>,
 }
 
-fn throughput_columns(s: &Subject) -> Vec<Slot> {
+/// The throughput columns beside `others` columns of instructions and server CPU.
+fn throughput_columns(s: &Subject, others: usize) -> Vec<Slot> {
     let all = slots(&s.results);
     let mut steps: Vec<&str> = Vec::new();
     let mut threads: Vec<u32> = Vec::new();
@@ -44,7 +46,7 @@ fn throughput_columns(s: &Subject) -> Vec<Slot> {
         },
         cells: vec![(step.clone(), *t)],
     };
-    if all.len() <= MAX_CELL_COLUMNS {
+    if others + all.len() <= MAX_COLUMNS {
         return all.iter().map(one).collect();
     }
     threads
@@ -155,8 +157,8 @@ pub fn table(s: &Subject) -> Table {
             Some((step, unit))
         })
         .collect();
-    let throughput = throughput_columns(s);
     let all_cells = slots(res);
+    let throughput = throughput_columns(s, cost_steps.len() + 1);
     let mut columns = vec![label("variant / base")];
     columns.extend(cost_steps.iter().map(|(step, unit)| {
         column(
