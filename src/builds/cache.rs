@@ -63,17 +63,70 @@ impl BuildRecord {
 /// The digest of what makes a build: source, engine, flag set and options, the user's
 /// options, compilers, the CPU of a native build, and the recipe's version.
 pub fn key(recipe: &Recipe, source: &Source, compiler: &str, target_cpu: Option<&str>) -> String {
+    key_of(&KeyParts {
+        source_sha256: &source.sha256,
+        engine: &recipe.engine,
+        flags: &recipe.flags,
+        options: &recipe.options,
+        extra: &recipe.extra,
+        compiler,
+        target_cpu,
+        recipe_version: recipe.recipe_version,
+    })
+}
+
+/// What enters a build's key.
+pub struct KeyParts<'a> {
+    pub source_sha256: &'a str,
+    pub engine: &'a str,
+    pub flags: &'a str,
+    pub options: &'a [String],
+    pub extra: &'a [String],
+    pub compiler: &'a str,
+    pub target_cpu: Option<&'a str>,
+    pub recipe_version: u32,
+}
+
+fn key_of(p: &KeyParts) -> String {
     let parts = serde_json::json!({
-        "source_sha256": source.sha256,
-        "engine": recipe.engine,
-        "flags": recipe.flags,
-        "options": recipe.options,
-        "extra": recipe.extra,
-        "compiler": compiler,
-        "target_cpu": target_cpu,
-        "recipe_version": recipe.recipe_version,
+        "source_sha256": p.source_sha256,
+        "engine": p.engine,
+        "flags": p.flags,
+        "options": p.options,
+        "extra": p.extra,
+        "compiler": p.compiler,
+        "target_cpu": p.target_cpu,
+        "recipe_version": p.recipe_version,
     });
     format!("{:x}", Sha256::digest(parts.to_string().as_bytes()))
+}
+
+impl BuildRecord {
+    /// The key this record's own fields give: a record whose key is another was edited (or
+    /// written by another recipe of the key).
+    pub fn key_of_fields(&self) -> String {
+        key_of(&KeyParts {
+            source_sha256: &self.source_sha256,
+            engine: &self.engine,
+            flags: &self.flags,
+            options: &self.options,
+            extra: &self.extra,
+            compiler: &self.compiler,
+            target_cpu: self.target_cpu.as_deref(),
+            recipe_version: self.recipe_version,
+        })
+    }
+
+    /// The directory name this record's fields give (`mysql-9.7.2-release-5d8b5e6d`).
+    pub fn name_of_fields(&self) -> String {
+        format!(
+            "{}-{}-{}-{}",
+            self.engine,
+            self.release,
+            self.flags,
+            self.key.get(..8).unwrap_or(&self.key)
+        )
+    }
 }
 
 /// The directory name of a build.
@@ -99,26 +152,48 @@ pub fn list(dir: &Path) -> Vec<(PathBuf, BuildRecord)> {
     out
 }
 
-/// `psbench build --list`: one line per build.
-pub fn listing(dir: &Path) -> String {
+/// `psbench build --list`: one line per build, each with its compiler beside `host_compiler`
+/// (this host's) and, when imported, the archive it came from.
+pub fn listing(dir: &Path, host_compiler: &str) -> String {
     let builds = list(dir);
     if builds.is_empty() {
         return format!("no builds in {}\n", dir.display());
     }
-    let mut out = format!("builds in {}:\n", dir.display());
-    for (_, r) in builds {
+    let mut out = format!(
+        "builds in {} (this host's compiler: {host_compiler}):\n",
+        dir.display()
+    );
+    for (path, r) in builds {
+        let compiler = match r.compiler == host_compiler {
+            true => "compiler this host's".to_string(),
+            false => format!("compiler {} (not this host's)", r.compiler),
+        };
+        let imported = imported_from(&path)
+            .map(|a| format!("  imported from {a}"))
+            .unwrap_or_default();
         out.push_str(&format!(
-            "{}  {} {}  flags {}  {:.0} MB  built in {:.0} s  source {}\n",
+            "{}  {} {}  flags {}  {:.0} MB  built in {:.0} s on {}  source {}  {compiler}{imported}\n",
             r.name,
             r.engine,
             r.release,
             r.flags,
             r.size_bytes as f64 / 1e6,
             r.build_seconds,
+            r.host,
             r.source
         ));
     }
     out
+}
+
+/// A file beside `build.json` saying where an imported build came from; not exported.
+pub const IMPORTED: &str = "imported.json";
+
+/// The archive a build in `dir` was imported from, when it was.
+pub fn imported_from(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join(IMPORTED)).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v["archive"].as_str().map(str::to_string)
 }
 
 /// The record in build directory `dir`, when it holds a finished build.
@@ -147,17 +222,20 @@ pub fn of_server(server: &Path) -> Option<BuildRecord> {
 
 /// Remove the build named `name` (its directory name, or a unique prefix of its key).
 pub fn remove(dir: &Path, name: &str) -> Result<BuildRecord> {
+    let (path, r) = named(dir, name)?;
+    std::fs::remove_dir_all(&path).with_context(|| format!("removing {}", path.display()))?;
+    Ok(r)
+}
+
+/// The build named `name` (its directory name, or a unique prefix of its key).
+pub fn named(dir: &Path, name: &str) -> Result<(PathBuf, BuildRecord)> {
     let all = list(dir);
     let hits: Vec<&(PathBuf, BuildRecord)> = all
         .iter()
         .filter(|(_, r)| r.name == name || (name.len() >= 6 && r.key.starts_with(name)))
         .collect();
     match hits.as_slice() {
-        [(path, r)] => {
-            std::fs::remove_dir_all(path)
-                .with_context(|| format!("removing {}", path.display()))?;
-            Ok(r.clone())
-        }
+        [hit] => Ok((*hit).clone()),
         [] => Err(usage(format!(
             "no build named '{name}' in {} (psbench build --list shows them)",
             dir.display()

@@ -7,6 +7,7 @@
 //! What a flag set means for a given engine is that engine's to say (engines/ hand this stage a
 //! [`Recipe`]); this stage never asks which engine it builds.
 
+pub mod archive;
 pub mod builder;
 pub mod cache;
 pub mod debian;

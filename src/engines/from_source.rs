@@ -3,6 +3,7 @@
 //! prepared and pinned, the engine's recipe run (or its build found in the cache), and the tree
 //! checked to be a server of that engine.
 
+pub use super::engine_named;
 use super::{of_family, Engine, Family};
 use crate::builds::{self, builder::Builder, debian, BuildRecord, SourceSpec};
 use crate::error::usage;
@@ -20,6 +21,9 @@ pub struct Request {
     pub flags: String,
     /// The user's own configure or cmake options, after the flag set's.
     pub extra: Vec<String>,
+    /// A build in the cache by its name (`build = "NAME"`): that build, whatever this host's
+    /// compiler, and no source needed.
+    pub name: Option<String>,
 }
 
 impl Request {
@@ -30,6 +34,16 @@ impl Request {
             source: b.source.clone(),
             flags: b.flags.clone(),
             extra: b.extra.clone(),
+            name: b.name.clone(),
+        }
+    }
+
+    /// What it asks of the build cache's records.
+    pub fn asked(&self) -> super::imported::Asked<'_> {
+        super::imported::Asked {
+            source: &self.source,
+            flags: &self.flags,
+            extra: &self.extra,
         }
     }
 }
@@ -37,8 +51,49 @@ impl Request {
 /// A variant's `build` key, checked without fetching anything: its source names a server
 /// psbench can tell (or its engine is given) and that engine has the flag set.
 pub fn check(b: &BuildSpec) -> Result<()> {
+    if b.source.is_empty() {
+        if b.name.is_some() {
+            // A name the cache lacks is said where the study is read (fill_named).
+            return Ok(());
+        }
+        return Err(usage(
+            "build needs a source (source = \"debian:mariadb\", a tree or a tarball), or is the name of a build in the cache (build = \"NAME\")",
+        ));
+    }
     let engine = engine_of_spec(b)?;
     check_flags(engine, &b.flags)
+}
+
+/// Each variant's `build = "NAME"` filled in from that build's record in the cache (its
+/// source, flag set, options and engine), so that the study reads as if it named them; a name
+/// the cache does not have is a mistake of that variant's.
+pub fn fill_named(variants: &mut [Variant]) -> Vec<(String, String)> {
+    let mut mistakes = Vec::new();
+    for v in variants.iter_mut() {
+        let Some(b) = v.build.as_mut() else { continue };
+        let Some(name) = b.name.clone() else { continue };
+        if !b.source.is_empty() {
+            continue;
+        }
+        match super::imported::named(&name) {
+            Ok((_, r)) => {
+                b.source = r.source;
+                b.flags = r.flags;
+                b.extra = r.extra;
+                b.engine = Some(r.engine);
+                b.name = Some(r.name);
+            }
+            Err(e) => mistakes.push((
+                v.name.clone(),
+                format!(
+                    "variant '{}': build: {}",
+                    v.name,
+                    crate::error::one_line(&e)
+                ),
+            )),
+        }
+    }
+    mistakes
 }
 
 /// This CPU's feature flags (`PSBENCH_CPU_FLAGS` stands in for them).
@@ -118,17 +173,6 @@ fn check_flags(engine: &dyn Engine, flags: &str) -> Result<()> {
     )))
 }
 
-/// The engine `name` names, for `psbench build`.
-pub fn engine_named(name: &str) -> Result<&'static dyn Engine> {
-    match name {
-        "mariadb" | "mysql" => Ok(of_family(Family::Mysql)),
-        "postgres" | "postgresql" => Ok(of_family(Family::Postgres)),
-        _ => Err(usage(format!(
-            "psbench builds mariadb, mysql or postgres, not '{name}'"
-        ))),
-    }
-}
-
 /// The engine a source is of: a Debian package by its name, a tree by its files. A tarball is
 /// told once unpacked, so it needs the engine named.
 fn engine_of(spec: &SourceSpec) -> Option<&'static dyn Engine> {
@@ -190,21 +234,69 @@ pub fn configure_only(req: &Request, out: &mut dyn std::io::Write) -> Result<Pat
     )
 }
 
+/// What the cache gives a request before anything is built.
+enum Obtained {
+    Found(&'static dyn Engine, PathBuf, Box<BuildRecord>),
+    /// To be built (or found by its key once the source is prepared), with a note when the
+    /// cache has this source and flag set from another compiler.
+    ToBuild(Option<String>),
+}
+
+/// The build `req` asks for, without building: by its name; or, for a pinned source, from
+/// the records in the cache (no source fetched).
+fn obtained(req: &Request, out: &mut dyn std::io::Write) -> Result<Obtained> {
+    if let Some(name) = &req.name {
+        let (dir, r) = super::imported::named(name)?;
+        writeln!(out, "build: {name}, named, from the cache")?;
+        return Ok(Obtained::Found(engine_named(&r.engine)?, dir, Box::new(r)));
+    }
+    let spec = SourceSpec::parse(&req.source)?;
+    let engine = match &req.engine {
+        Some(name) => engine_named(name)?,
+        None => engine_of(&spec).ok_or_else(|| unknown_engine(&req.source))?,
+    };
+    check_flags(engine, &req.flags)?;
+    Ok(match super::imported::recorded(&req.asked(), engine)? {
+        super::imported::Recorded::Found(dir, r) => {
+            writeln!(out, "build: flag set {} of {}", r.flags, r.source)?;
+            Obtained::Found(engine, dir, r)
+        }
+        super::imported::Recorded::OtherCompiler(others) => {
+            let note = super::imported::other_compiler_note(&others);
+            writeln!(out, "note: {note}")?;
+            Obtained::ToBuild(Some(note))
+        }
+        super::imported::Recorded::Nothing => Obtained::ToBuild(None),
+    })
+}
+
 /// The build `req` asks for: its directory in the build cache and its record (built now when
 /// the cache does not have it). Progress and messages go to `out`.
 pub fn build(req: &Request, out: &mut dyn std::io::Write) -> Result<(PathBuf, BuildRecord)> {
-    let (engine, source, builder) = prepare(req, out)?;
-    writeln!(out, "build: flag set {} of {}", req.flags, source.spec)?;
     let started = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let (dir, record) = builds::runner::build(
-        &engine.name().to_lowercase().replace(' ', "-"),
-        &source,
-        &|layout| engine.recipe(&req.flags, &req.extra, layout),
-        &builder,
-        out,
-    )?;
+    let (engine, dir, record) = match obtained(req, out)? {
+        Obtained::Found(engine, dir, record) => (engine, dir, *record),
+        Obtained::ToBuild(note) => {
+            let made = (|| -> Result<(&'static dyn Engine, PathBuf, BuildRecord)> {
+                let (engine, source, builder) = prepare(req, out)?;
+                writeln!(out, "build: flag set {} of {}", req.flags, source.spec)?;
+                let (dir, record) = builds::runner::build(
+                    &engine.name().to_lowercase().replace(' ', "-"),
+                    &source,
+                    &|layout| engine.recipe(&req.flags, &req.extra, layout),
+                    &builder,
+                    out,
+                )?;
+                Ok((engine, dir, record))
+            })();
+            match (made, note) {
+                (Err(e), Some(note)) => return Err(e.context(note)),
+                (made, _) => made?,
+            }
+        }
+    };
     let tree = BuildRecord::tree(&dir);
     let bin = engine
         .build_at(&tree)

@@ -25,6 +25,7 @@ pub mod build;
 pub mod catalogue;
 pub mod fetch;
 pub mod from_source;
+pub mod imported;
 pub mod listing;
 pub mod mysql;
 pub mod plan;
@@ -111,6 +112,9 @@ pub trait Engine: Sync {
     fn read_back(&self, dir: &Path, options: &[String], bin: &Binaries) -> Result<Vec<String>>;
     /// The exact options of flag set `flags`, per kind of source (`MariaDB`, `MySQL`).
     fn flag_set_options(&self, flags: &str) -> Result<Vec<(&'static str, Vec<String>)>>;
+    /// The version of this engine's recipes, which enters every build's key: a build recorded
+    /// with another was made by other recipes.
+    fn recipe_version(&self) -> u32;
 
     /// How cost mode counts a window's work on this engine's server.
     fn counting(&self) -> &'static dyn Counter;
@@ -157,6 +161,17 @@ pub fn label(bin: &Binaries) -> String {
         Flavour::Postgres => "PostgreSQL",
     };
     format!("{name} {}", bin.version_number())
+}
+
+/// The engine `name` names, for `psbench build`.
+pub fn engine_named(name: &str) -> Result<&'static dyn Engine> {
+    match name {
+        "mariadb" | "mysql" => Ok(of_family(Family::Mysql)),
+        "postgres" | "postgresql" => Ok(of_family(Family::Postgres)),
+        _ => Err(crate::error::usage(format!(
+            "psbench builds mariadb, mysql or postgres, not '{name}'"
+        ))),
+    }
 }
 
 /// The server build at `basedir` of whichever engine's tree it is, or the system's MariaDB.

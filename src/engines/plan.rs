@@ -114,8 +114,55 @@ fn release_line(name: &str) -> (String, f64) {
 }
 
 fn build_line(b: &crate::results::study::BuildSpec, study: &Study) -> (String, f64) {
+    use super::imported::{self, Recorded};
+    if let Some(name) = &b.name {
+        return match imported::named(name) {
+            Ok((dir, r)) => (
+                format!(
+                    "{name}: named, in the cache ({:.0} MB in {}, made on {} with {})",
+                    r.size_bytes as f64 / 1e6,
+                    dir.display(),
+                    r.host,
+                    r.compiler
+                ),
+                0.0,
+            ),
+            Err(e) => (format!("{name}: {}", crate::error::one_line(&e)), 0.0),
+        };
+    }
     let what = format!("a build of {} with flags {}", b.source, b.flags);
+    let mut note = String::new();
+    if let Ok(engine) = super::from_source::engine_of_spec(b) {
+        match imported::recorded(&super::from_source::Request::of(b).asked(), engine) {
+            Ok(Recorded::Found(dir, r)) => {
+                return (
+                    format!(
+                        "{what}: built already, {:.0} MB in {} (built in {:.0} min)",
+                        r.size_bytes as f64 / 1e6,
+                        dir.display(),
+                        r.build_seconds / 60.0
+                    ),
+                    0.0,
+                )
+            }
+            Ok(Recorded::OtherCompiler(others)) => {
+                note = format!("; {}", imported::other_compiler_note(&others))
+            }
+            Ok(Recorded::Nothing) | Err(_) => {}
+        }
+    }
+    let (line, seconds) = build_estimate(b, study, &what);
+    (format!("{line}{note}"), seconds)
+}
+
+/// A build the cache may not have: found by its source and flags, else how long it takes.
+fn build_estimate(
+    b: &crate::results::study::BuildSpec,
+    study: &Study,
+    what: &str,
+) -> (String, f64) {
     let records = crate::builds::cache::list(&crate::builds::cache::builds_dir());
+    let here = crate::builds::toolchain::compilers().unwrap_or_default();
     let same_flags = |r: &crate::builds::BuildRecord| {
         r.flags == b.flags
             && r.extra == b.extra
@@ -126,7 +173,7 @@ fn build_line(b: &crate::results::study::BuildSpec, study: &Study) -> (String, f
     };
     if let Some((dir, r)) = records
         .iter()
-        .find(|(_, r)| same_flags(r) && same_source(r))
+        .find(|(_, r)| same_flags(r) && same_source(r) && r.compiler == here)
     {
         return (
             format!(

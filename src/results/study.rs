@@ -330,7 +330,11 @@ pub struct Variant {
     pub engine: Option<String>,
     /// A server built from source for this variant (as `psbench build` does), instead of a
     /// basedir or version.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "build_table_or_name"
+    )]
     pub build: Option<BuildSpec>,
     /// What the variant stands for in the study's question ("performance_schema compiled
     /// out"): the Findings answer in these words.
@@ -367,12 +371,18 @@ pub enum VersionSweep {
     List(Vec<String>),
 }
 
-/// A variant's `build = { source = "debian:mariadb", flags = "no_pfs" }`.
+/// A variant's `build = { source = "debian:mariadb", flags = "no_pfs" }`, or `build = "NAME"`:
+/// a build in the cache by its name (one imported from another host, say), whose record
+/// fills in the rest when the study is read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BuildSpec {
     /// `debian:PACKAGE[=VERSION]`, a source tree or a tarball.
+    #[serde(default)]
     pub source: String,
+    /// The build's name in the cache (`mysql-9.7.2-release-5d8b5e6d`), when named so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     /// The flag set: `release` unless given.
     #[serde(default = "release_flags")]
     pub flags: String,
@@ -386,6 +396,45 @@ pub struct BuildSpec {
 
 fn release_flags() -> String {
     "release".into()
+}
+
+impl BuildSpec {
+    /// `build = "NAME"`, before the study is read: only the name.
+    pub fn named(name: &str) -> Self {
+        BuildSpec {
+            source: String::new(),
+            name: Some(name.to_string()),
+            flags: release_flags(),
+            extra: Vec::new(),
+            engine: None,
+        }
+    }
+}
+
+/// A variant's `build`: a table, or the name of a build in the cache.
+fn build_table_or_name<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<BuildSpec>, D::Error> {
+    struct TableOrName;
+    impl<'de> serde::de::Visitor<'de> for TableOrName {
+        type Value = Option<BuildSpec>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a build's name in the cache, or a table with source and flags")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Some(BuildSpec::named(v)))
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
+            BuildSpec::deserialize(serde::de::value::MapAccessDeserializer::new(m)).map(Some)
+        }
+        fn visit_none<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+    d.deserialize_any(TableOrName)
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

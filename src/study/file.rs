@@ -21,6 +21,11 @@ pub fn parse(text: &str, origin: &str) -> Result<Study> {
         match super::sweep::expand(&mut study, origin, &crate::engines::catalogue::releases) {
             Err(e) => return Err(e),
             Ok(()) => {
+                for (variant, what) in crate::engines::from_source::fill_named(&mut study.variants)
+                {
+                    let place = Place::VariantKey(variant, "build");
+                    lines.push((super::file_keys::place_of(text, &place), what));
+                }
                 for (place, what) in study.problems() {
                     lines.push((super::file_keys::place_of(text, &place), what));
                 }

@@ -96,3 +96,74 @@ pub fn cmake_cache_value(build: &std::path::Path, key: &str) -> Option<String> {
         (k.split(':').next()? == key).then(|| v.to_string())
     })
 }
+
+/// The directory of psbench's own build archives: `PSBENCH_SHARED_BUILDS`, else `shared/builds`
+/// beside the checkout (CI has it there).
+pub fn shared_builds_dir() -> PathBuf {
+    match std::env::var_os("PSBENCH_SHARED_BUILDS").filter(|v| !v.is_empty()) {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/builds"),
+    }
+}
+
+/// The archive of MySQL 9.7.2 built with flag set `flags` among [`shared_builds_dir`]'s.
+pub fn shared_build(flags: &str) -> Option<PathBuf> {
+    let dir = shared_builds_dir();
+    let prefix = format!("mysql-9.7.2-{flags}-");
+    let found = std::fs::read_dir(&dir).ok().and_then(|entries| {
+        entries.flatten().map(|e| e.path()).find(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".tar.xz"))
+        })
+    });
+    or_unmet(
+        found,
+        &format!("no {prefix}*.tar.xz in {}", dir.display()),
+        "the build archives beside the checkout (shared/builds), or PSBENCH_SHARED_BUILDS naming their directory",
+    )
+}
+
+/// The MySQL 9.7.2 build of flag set `flags` in psbench's build cache (scripts/test.sh imports
+/// the archives there), as (its directory, its record).
+pub fn mysql_97_build(flags: &str) -> Option<(PathBuf, psbench::builds::BuildRecord)> {
+    let dir = psbench::builds::cache::builds_dir();
+    let found = psbench::builds::cache::list(&dir)
+        .into_iter()
+        .find(|(_, r)| r.engine == "mysql" && r.release == "9.7.2" && r.flags == flags);
+    or_unmet(
+        found,
+        &format!(
+            "no MySQL 9.7.2 build of flag set {flags} in {}",
+            dir.display()
+        ),
+        "bash scripts/test.sh (it imports ../shared/builds), or psbench build import ARCHIVE",
+    )
+}
+
+/// The MySQL 9.7 source the configure checks read: the pinned `9.7.2-4` (the archived builds'
+/// own) when psbench's cache has it, else the newest `mysql-9.7` the set-up step could fetch
+/// once the mirror dropped it. Its `debian:` spec.
+pub fn mysql_97_source() -> Option<String> {
+    let sources = psbench::server::fetch::cache_dir().join("sources");
+    let mut versions: Vec<String> = std::fs::read_dir(&sources)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().join("tree/.unpacked").is_file())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.strip_prefix("mysql-9.7_").map(str::to_string)
+        })
+        .collect();
+    versions.sort();
+    let pick = match versions.iter().any(|v| v == "9.7.2-4") {
+        true => Some("9.7.2-4".to_string()),
+        false => versions.pop(),
+    };
+    or_unmet(
+        pick.map(|v| format!("debian:mysql-9.7={v}")),
+        &format!("no mysql-9.7 source in {}", sources.display()),
+        "bash scripts/test.sh (its set-up fetches debian:mysql-9.7=9.7.2-4, or the newest mysql-9.7 once the mirror drops that)",
+    )
+}

@@ -199,6 +199,10 @@ impl Engine for MySqlFamily {
         recipe::read_back(dir, options)
     }
 
+    fn recipe_version(&self) -> u32 {
+        recipe::RECIPE_VERSION
+    }
+
     fn flag_set_options(&self, flags: &str) -> Result<Vec<(&'static str, Vec<String>)>> {
         Ok(vec![
             (

@@ -160,6 +160,10 @@ impl Engine for Postgres {
         )
     }
 
+    fn recipe_version(&self) -> u32 {
+        recipe::RECIPE_VERSION
+    }
+
     fn flag_set_options(&self, flags: &str) -> Result<Vec<(&'static str, Vec<String>)>> {
         Ok(vec![("PostgreSQL", recipe::options(flags)?)])
     }

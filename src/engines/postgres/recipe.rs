@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
 /// Bumped when a flag set's options or the parts built change.
-const RECIPE_VERSION: u32 = 1;
+pub const RECIPE_VERSION: u32 = 1;
 
 pub const FLAG_SETS: &[FlagSet] = &[
     FlagSet {
