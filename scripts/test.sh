@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, checks formatting and lints, runs every test
+# The test command: installs what is missing (scripts/setup.sh, then the tests' own extras:
+# scripts/setup-tests.sh), checks formatting and lints, runs every test
 # (the tests start real MariaDB, MySQL and PostgreSQL sandboxes and run the real sysbench and
 # pgbench), then names the tests it did not run and why.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PSBENCH_SETUP_TESTS=1 bash scripts/setup.sh
+bash scripts/setup-tests.sh
 if [ -f "$HOME/.cargo/env" ]; then . "$HOME/.cargo/env"; fi
 cargo fmt --check
 cargo clippy --quiet --all-targets -- -D warnings

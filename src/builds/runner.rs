@@ -282,11 +282,12 @@ fn run_step(
 }
 
 /// ccache's objects, kept with psbench's cache (not with the builds, which a test or a user
-/// may keep elsewhere) and owned by the builder.
+/// may keep elsewhere) and owned by the builder, every file of them: a CI cache restores
+/// them as whichever owner its archive names.
 fn ccache_dir(builder: &Builder) -> Option<PathBuf> {
     toolchain::ccache()?;
     let dir = crate::server::fetch::cache_dir().join("ccache");
-    builder.own_dir(&dir).ok()?;
+    builder.own(&dir).ok()?;
     Some(dir)
 }
 

@@ -3,6 +3,7 @@
 
 mod bench;
 mod build;
+mod check;
 mod compare;
 mod connection_args;
 mod fetch;
@@ -64,6 +65,9 @@ pub enum Command {
     Merge(merge::MergeArgs),
     /// The results history: series, points and change points; import, check (for CI), accept
     History(history::HistoryArgs),
+    /// A study's cost-mode counts, each variant against its base: exit 1 when a step's
+    /// instructions rose beyond the threshold (a pull request's gate: base and head in one study)
+    Check(check::CheckArgs),
 }
 
 impl Cli {
@@ -111,6 +115,7 @@ pub fn main() -> i32 {
         Command::Compare(args) => compare::command(args),
         Command::Merge(args) => merge::command(args, &history),
         Command::History(args) => history::command(args, &history),
+        Command::Check(args) => check::command(args),
     };
     match result {
         Ok(()) => 0,

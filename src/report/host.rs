@@ -22,11 +22,11 @@ fn us(v: f64) -> String {
 }
 
 /// A whole number with thousands separated: 11740.4 → "11,740".
-fn whole(v: f64) -> String {
+pub fn whole(v: f64) -> String {
     let digits = format!("{:.0}", v.max(0.0));
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -13,6 +13,7 @@ pub mod csv;
 pub mod files;
 pub mod findings;
 pub mod frames_that_grew;
+pub mod gate;
 pub mod glance;
 pub mod gobench;
 pub mod grid;
