@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the default server: installs what is missing, builds psbench, then runs
 # the default study (pfs-overhead: the cost of performance_schema on the system's MariaDB,
-# about 10 minutes on 2 cores) and prints its tables. Extra arguments go to `psbench run`.
+# DEMO_TIME_SH) and prints its tables. Extra arguments go to `psbench run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-exec target/release/psbench run "$@"
+exec "${CARGO_TARGET_DIR:-target}/release/psbench" run "$@"

@@ -6,7 +6,8 @@
 //! started; with `--resume`, what is left); a line that builds a server from source runs
 //! with `--source-only` added (the build itself is tested in tests/builds_*.rs). Placeholders
 //! stand for what the test makes: `psbench-out/…`, `before/`, `after/` and `shard-*` are
-//! results directories made here, `my-study.toml` a small study, `/path/mysqld.sock` the
+//! results directories made here, `my-study.toml` the README's own study as written (also run
+//! once in full, at a tiny size), `/path/mysqld.sock` the
 //! socket of the sandbox the examples' own `sandbox start --name bench` line started.
 
 mod common;
@@ -25,10 +26,19 @@ fn all_examples() -> Vec<String> {
     lines
 }
 
-/// The small study `my-study.toml` stands for: the README runs it with `--variants
-/// ps_off,all_enabled`.
-const MY_STUDY: &str = r#"
-name = "my-study"
+/// The README's own study (its ```toml block that opens `# my-study.toml`), as the reader
+/// writes it.
+fn my_study() -> String {
+    common::ci_page::block_of(
+        README,
+        "toml",
+        "my-study.toml: what does flushing the redo log at every commit cost MySQL 8.0.15?",
+    )
+}
+
+/// A small study for the shards `merge shard-*` joins.
+const SHARDED: &str = r#"
+name = "sharded"
 rounds = 2
 threads = [1]
 duration = 0.5
@@ -151,7 +161,8 @@ fn shell(cwd: &Path, line: &str) -> Output {
 
 /// What the README's placeholders stand for, made in `cwd`.
 fn make_placeholders(cwd: &Path) {
-    std::fs::write(cwd.join("my-study.toml"), MY_STUDY).unwrap();
+    std::fs::write(cwd.join("my-study.toml"), my_study()).unwrap();
+    std::fs::write(cwd.join("sharded.toml"), SHARDED).unwrap();
     // An interrupted study: the fixture without its last round.
     let mut part = fixture();
     part["finished_unix"] = Value::Null;
@@ -173,7 +184,7 @@ fn make_placeholders(cwd: &Path) {
     for k in 0..2 {
         let o = shell(
             cwd,
-            &format!("psbench run my-study.toml --shard {k}/2 --out shard-{k}"),
+            &format!("psbench run sharded.toml --shard {k}/2 --out shard-{k}"),
         );
         assert!(o.status.success(), "shard {k}: {}", common::text(&o));
     }
@@ -243,4 +254,35 @@ fn every_readme_example_runs_as_written() {
         socket.is_some(),
         "the README's bench sandbox printed no socket"
     );
+}
+
+#[test]
+fn the_readmes_own_study_runs_in_full_at_a_tiny_size() {
+    if common::require::cached_release("mysql-8.0.15").is_none() {
+        return;
+    }
+    let tmp = common::tempdir().unwrap();
+    let cwd = tmp.path();
+    std::fs::write(cwd.join("my-study.toml"), my_study()).unwrap();
+    // The README's file, cut to one round of 1-s cells at one thread, with a smaller table.
+    let o = shell(
+        cwd,
+        "psbench run my-study.toml --rounds 1 --time 1 --warmup 0.2 --threads 1 --out out",
+    );
+    assert!(o.status.success(), "{}", common::text(&o));
+    let r = common::results(&cwd.join("out"));
+    assert_eq!(r["study"]["schedule"], "alternate");
+    for v in ["flush_2", "flush_1"] {
+        assert!(
+            r["variants"][v]["server_version"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("8.0.15")),
+            "{v}: {}",
+            r["variants"][v]
+        );
+    }
+    let flush = |v: &str| r["variants"][v]["variables"]["innodb_flush_log_at_trx_commit"].clone();
+    assert_eq!(flush("flush_1"), "1", "{}", r["variants"]["flush_1"]);
+    assert_eq!(flush("flush_2"), "2");
+    assert_eq!(r["cells"].as_array().unwrap().len(), 2);
 }

@@ -264,7 +264,7 @@ pub fn ratio_by_threads(s: &Subject) -> Table {
     Table {
         id: "ratio_by_threads".into(),
         title: "Ratio per thread count".into(),
-        note: "The variant's throughput divided by the base's (new / base, as every ratio here; the published \"without PS / with PS\" tables are its inverse): below 1.0 the variant is slower.".into(),
+        note: "The variant's throughput divided by the base's (new / base, as every ratio here; the \"without PS / with PS\" tables of Vadim Tkachenko's Performance Schema overhead are its inverse): below 1.0 the variant is slower.".into(),
         legend: legend_for(&rows, change_legend(s.threshold(), Sense::Throughput)),
         columns,
         rows,

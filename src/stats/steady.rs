@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn a_falling_series_never_settles() {
-        // Seed 004's shape before steady state: throughput falling all the way as dirty
+        // The shape before steady state in "MySQL 8, MySQL 5.7 and Percona Server for MySQL performance compared": throughput falling all the way as dirty
         // pages pile up.
         for seed in 0..50 {
             let s = series(180, seed, |t| 2000.0 - 8.0 * t as f64);

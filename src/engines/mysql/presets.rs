@@ -12,7 +12,7 @@ pub const NAMES: &[&str] = &["durable"];
 /// The options of preset `name` on a server of `flavour`.
 pub fn options(name: &str, flavour: Flavour) -> Result<Vec<ServerOption>> {
     match name {
-        // Seed 004's durability: the binlog synced at every commit, the redo log flushed at
+        // The durability of "MySQL 8, MySQL 5.7 and Percona Server for MySQL performance compared": the binlog synced at every commit, the redo log flushed at
         // every commit, doublewrite and page checksums on. MySQL 5.7 will not start a binlog
         // without a server_id; 5.7 alone still has `innodb_checksums` (others ignore `loose_`).
         "durable" => {

@@ -1,4 +1,5 @@
-//! Building MariaDB or MySQL from source: the flag sets of the published builds study (rel,
+//! Building MariaDB or MySQL from source: the flag sets of the builds in "What is the cost of
+//! the performance schema in MySQL 5.7 and 8.0" (rel,
 //! rel_less, performance_schema compiled out, native, native with LTO) plus LTO alone and
 //! x86-64-v3, which valgrind can count, and the cmake commands that build a server tree with
 //! the engines and tools a study does not use left out (of MySQL, only mysqld and the files
@@ -16,17 +17,17 @@ pub const RECIPE_VERSION: u32 = 3;
 pub const FLAG_SETS: &[FlagSet] = &[
     FlagSet {
         name: "release",
-        purpose: "CMAKE_BUILD_TYPE=Release: the published study's rel",
+        purpose: "CMAKE_BUILD_TYPE=Release: rel of \"What is the cost of the performance schema in MySQL 5.7 and 8.0\"",
         native: false,
     },
     FlagSet {
         name: "no_pfs",
-        purpose: "release with performance_schema compiled out (MariaDB: the plugin not built; MySQL: every PSI instrument class disabled)",
+        purpose: "release with performance_schema compiled out (MariaDB: the plugin not built; MySQL: every PSI instrument class but the thread class disabled, rel_lessps of \"What is the cost of the performance schema in MySQL 5.7 and 8.0\")",
         native: false,
     },
     FlagSet {
         name: "less",
-        purpose: "release without the profiling code (and MySQL's HeatWave, WITH_RAPID): the published rel_less",
+        purpose: "release without the profiling code (and MySQL's HeatWave, WITH_RAPID): rel_less of \"What is the cost of the performance schema in MySQL 5.7 and 8.0\"",
         native: false,
     },
     FlagSet {
@@ -41,12 +42,12 @@ pub const FLAG_SETS: &[FlagSet] = &[
     },
     FlagSet {
         name: "native",
-        purpose: "release for this machine's CPU (-march=native -mtune=native): the published rel_native",
+        purpose: "release for this machine's CPU (-march=native -mtune=native): rel_native of \"What is the cost of the performance schema in MySQL 5.7 and 8.0\"",
         native: true,
     },
     FlagSet {
         name: "native_lto",
-        purpose: "native plus link-time optimisation: the published rel_native_lto",
+        purpose: "native plus link-time optimisation: rel_native_lto of \"What is the cost of the performance schema in MySQL 5.7 and 8.0\"",
         native: true,
     },
 ];
@@ -101,7 +102,7 @@ fn common(flavour: Flavour) -> Vec<&'static str> {
 }
 
 /// MySQL's instrument classes: its manual says performance_schema itself cannot be compiled
-/// out, only every class of its instrumentation (PSI) disabled. The 18 of 8.0 (the published
+/// out, only every class of its instrumentation (PSI) disabled. The 18 of 8.0 (that study's
 /// rel_lessps) and those 9.x added; a source that lacks one ignores it, and the read-back
 /// says which reached the compiler.
 const MYSQL_PSI: [&str; 22] = [
@@ -133,7 +134,7 @@ const MYSQL_PSI: [&str; 22] = [
 /// storage/perfschema/service_pfs_resource_group.cc calls `PSI_THREAD_CALL` with no
 /// `HAVE_PSI_THREAD_INTERFACE` guard, so with the thread class out the server does not compile
 /// ('psi_thread_service' was not declared in this scope). As much as can be compiled out, as
-/// the published rel_lessps asked.
+/// that study's rel_lessps asked.
 pub const KEPT_PSI_CLASS: &str = "THREAD";
 
 /// The options of flag set `flags` for `flavour`.
