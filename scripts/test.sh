@@ -5,11 +5,16 @@
 # pgbench), then names the tests it did not run and why.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Where the time goes: each phase's end, from the start.
+mark() { printf 'test.sh: %s, %dm%02ds in\n' "$1" $((SECONDS / 60)) $((SECONDS % 60)); }
 PSBENCH_SETUP_TESTS=1 bash scripts/setup.sh
+mark "set-up done"
 bash scripts/setup-tests.sh
+mark "the tests' set-up done"
 if [ -f "$HOME/.cargo/env" ]; then . "$HOME/.cargo/env"; fi
 cargo fmt --check
 cargo clippy --quiet --all-targets -- -D warnings
+mark "formatting and lints checked"
 log=$(mktemp)
 later=$(mktemp)
 trap 'rm -f "$log" "$later"' EXIT
@@ -34,10 +39,13 @@ elif [ "${CI:-}" = true ]; then
 else
   echo "no build archives in $shared_builds: the tests of a MySQL 9.7.2 build stay ignored (PSBENCH_SHARED_BUILDS names another directory)"
 fi
+mark "builds imported"
 # Two test threads: the machine has 2 cores and every test runs a real server.
 cargo test --release --no-fail-fast -- --test-threads=2 2>&1 | tee "$log" || status=$?
+mark "the tests ran"
 if $imported; then
   cargo test --release --test mysql_97 -- --ignored --test-threads=2 2>&1 | tee -a "$later" || status=$?
+  mark "the tests of MySQL 9.7.2's builds ran"
 fi
 # docs/sharding.md's Slurm job array under a real Slurm (tests/slurm_shards.rs), in a private
 # one-node cluster: as root only (slurmd runs the jobs as their submitter); CI must run it.
@@ -52,6 +60,7 @@ if [ "$(id -u)" -eq 0 ] && [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ]
   fi
   bash scripts/slurm.sh stop
   trap 'rm -f "$log" "$later"' EXIT
+  mark "the Slurm test ran"
 elif [ "${CI:-}" = true ]; then
   echo "slurm_shards: CI=true needs root and Debian's Slurm (sudo bash scripts/test.sh; setup.sh installs slurmctld slurmd slurm-client munge)" >&2
   status=1

@@ -223,8 +223,17 @@ fn every_readme_example_runs_as_written() {
     let mut socket: Option<String> = None;
     let mut failed = Vec::new();
     let lines = all_examples();
+    let build = smallest_build();
+    let mut unbuilt = Vec::new();
     for line in &lines {
-        let run = as_run(line, socket.as_deref());
+        let run = match carried(line, build.as_deref(), cwd) {
+            Carried::Not => as_run(line, socket.as_deref()),
+            Carried::As(run) => run,
+            Carried::NoBuild => {
+                unbuilt.push(line.clone());
+                continue;
+            }
+        };
         let o = shell(cwd, &run);
         let out = String::from_utf8_lossy(&o.stdout).into_owned();
         if run.starts_with("psbench sandbox start --name bench") {
@@ -254,6 +263,59 @@ fn every_readme_example_runs_as_written() {
         socket.is_some(),
         "the README's bench sandbox printed no socket"
     );
+    if !unbuilt.is_empty() {
+        common::require::unmet(
+            &format!("no build in psbench's cache for {unbuilt:?}"),
+            "bash scripts/test.sh (it imports ../shared/builds), or psbench build import ARCHIVE",
+        );
+    }
+}
+
+/// The build in psbench's cache with the smallest tree, for the export and import lines.
+fn smallest_build() -> Option<String> {
+    fn size(p: &Path) -> u64 {
+        match std::fs::symlink_metadata(p) {
+            Ok(m) if m.is_dir() => std::fs::read_dir(p)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| size(&e.path()))
+                .sum(),
+            Ok(m) => m.len(),
+            Err(_) => 0,
+        }
+    }
+    let dir = psbench::builds::cache::builds_dir();
+    psbench::builds::cache::list(&dir)
+        .into_iter()
+        .min_by_key(|(p, _)| size(&p.join("tree")))
+        .map(|(_, r)| r.name)
+}
+
+enum Carried {
+    /// Not a line that carries a build.
+    Not,
+    As(String),
+    NoBuild,
+}
+
+/// `build export NAME --out DIR` on a real build (uncompressed, `--xz-level 0`: the same
+/// archive, sooner) and `build import DIR/*.tar.xz` into a build cache of its own, where the
+/// import checks and reads back the build for real.
+fn carried(line: &str, build: Option<&str>, cwd: &Path) -> Carried {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.get(1) != Some(&"build") || !matches!(words.get(2), Some(&"export" | &"import")) {
+        return Carried::Not;
+    }
+    let Some(name) = build else {
+        return Carried::NoBuild;
+    };
+    if words[2] == "export" {
+        Carried::As(format!("{} --xz-level 0", line.replace("NAME", name)))
+    } else {
+        let own = cwd.join("imported-builds");
+        Carried::As(format!("PSBENCH_BUILDS={} {line}", own.display()))
+    }
 }
 
 #[test]

@@ -51,7 +51,7 @@ pub enum Command {
     /// Run a study (a TOML file or a built-in name; default pfs-overhead) and print its tables
     Run(run::RunArgs),
     /// List the built-in studies and the performance_schema scenarios
-    Studies,
+    Studies(studies::StudiesArgs),
     /// Fetch a server release into the cache and print its basedir (e.g. mariadb 11.4.5)
     Fetch(fetch::FetchArgs),
     /// Build a server from source with a named flag set and print its tree (e.g. postgres
@@ -108,7 +108,7 @@ pub fn main() -> i32 {
         Command::Sandbox(cmd) => sandbox::command(cmd, &home),
         Command::Bench(args) => bench::command(*args),
         Command::Run(args) => run::command(args, &home, &history),
-        Command::Studies => studies::command(),
+        Command::Studies(args) => studies::command(args),
         Command::Fetch(args) => fetch::command(args),
         Command::Build(args) => build::command(args),
         Command::Report(args) => report::command(args),

@@ -226,6 +226,13 @@ fn answer(s: &Subject) -> String {
         body(&t),
         escape(&t.note)
     );
+    if let Some(c) = super::published::counts(s) {
+        let _ = writeln!(
+            h,
+            "<p class=\"glance-published\"><a href=\"#published\">Published figures</a>: {}.</p>",
+            escape(&c.line())
+        );
+    }
     let f = super::findings::sections(s);
     h.push_str("<h2 id=\"findings\" class=\"first\">Findings</h2>\n");
     if f.is_empty() {
@@ -246,6 +253,13 @@ fn answer(s: &Subject) -> String {
     }
     if !f.caveats.is_empty() {
         list(&mut h, "caveats", &f.caveats);
+    }
+    if let Some(t) = super::published::table(s) {
+        // A study of many figures (a thread sweep's) folds them under the heading.
+        h.push_str(&match t.rows.len() > 12 {
+            true => folded(&t),
+            false => table(&t),
+        });
     }
     h
 }

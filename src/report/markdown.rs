@@ -67,9 +67,15 @@ fn tables_of<'a>(title: String, lead: &str, tables: impl Iterator<Item = &'a Tab
 /// line per variant, what stands out, the caveats).
 fn answer(subject: &Subject) -> String {
     let mut s = format!("\n{}", table(&glance::table(subject)));
+    if let Some(c) = super::published::counts(subject) {
+        let _ = writeln!(s, "\nPublished figures: {}.", c.line());
+    }
     let f = findings::sections(subject);
+    let published = super::published::table(subject)
+        .map(|t| format!("\n{}", table(&t)))
+        .unwrap_or_default();
     if f.is_empty() {
-        return s;
+        return s + &published;
     }
     s.push_str("\n### Findings\n\n");
     let list = |s: &mut String, lines: &[String]| {
@@ -86,7 +92,7 @@ fn answer(subject: &Subject) -> String {
         s.push('\n');
         list(&mut s, &f.caveats);
     }
-    s
+    s + &published
 }
 
 /// The whole report (summary.md): findings, measurements, then provenance and notes.

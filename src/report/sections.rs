@@ -5,8 +5,7 @@ use super::grid::Table;
 use super::relative_cpu::{self, Side};
 use super::subject::Subject;
 use super::{
-    background, cost_table, host, hosts, io_regime, published, rounds_table, slice_table,
-    sweep_table, tables,
+    background, cost_table, host, hosts, io_regime, rounds_table, slice_table, sweep_table, tables,
 };
 
 /// The tables a reader looks at first: throughput, changes, cost.
@@ -21,7 +20,6 @@ pub fn headline(s: &Subject) -> Vec<Table> {
     t.extend(hosts::host_spread(s));
     t.extend(background::background_rate(s));
     t.push(cost_table::cost(s));
-    t.extend(published::table(s));
     t.extend(sweep_table::table(s));
     t
 }

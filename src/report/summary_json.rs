@@ -29,6 +29,9 @@ pub struct Summary {
     /// The Findings after the variants' own lines: what stands out, then the caveats.
     pub standing_out: Vec<String>,
     pub caveats: Vec<String>,
+    /// How the figures carried from published studies came out (studies that carry some).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<super::published::Counts>,
 }
 
 #[derive(Serialize)]
@@ -191,6 +194,7 @@ pub fn summary(s: &Subject) -> Summary {
             .collect(),
         standing_out: findings.standing_out,
         caveats: findings.caveats,
+        published: super::published::counts(s),
     }
 }
 

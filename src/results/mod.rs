@@ -17,6 +17,7 @@ pub mod provenance;
 pub mod published;
 pub mod release_order;
 pub mod shard;
+pub mod sources;
 pub mod study;
 pub mod sweep;
 

@@ -22,6 +22,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("versions", include_str!("../../studies/versions.toml")),
     ("mysql-pfs", include_str!("../../studies/mysql-pfs.toml")),
     (
+        "mysql-pfs-oltp-rw",
+        include_str!("../../studies/mysql-pfs-oltp-rw.toml"),
+    ),
+    (
         "mysql-versions",
         include_str!("../../studies/mysql-versions.toml"),
     ),

@@ -193,6 +193,9 @@ impl Study {
         if let Err(e) = self.check_selections() {
             p.push((Place::Study, e));
         }
+        for e in self.published_mistakes() {
+            p.push((Place::Key("published"), e));
+        }
         if let Err(e) = self.check_schedule() {
             p.push((Place::Key("schedule"), e));
         }

@@ -57,3 +57,61 @@ pub fn catalogue() -> Result<String> {
     s.push_str(&crate::engines::listing::scenarios()?);
     Ok(s)
 }
+
+/// `psbench studies --published`: per published study, every figure the built-in studies
+/// carry from it (new / base, as printed when the study printed the inverse) and the built-in
+/// study that checks it, or why it is not measured.
+pub fn published_catalogue() -> Result<String> {
+    let mut carried: Vec<(String, crate::results::published::Published)> = Vec::new();
+    for (name, _) in builtin::BUILTIN {
+        let study = builtin::builtin(name)?;
+        let base = study.base_variant().to_string();
+        for mut p in study.published {
+            p.base.get_or_insert_with(|| base.clone());
+            carried.push((name.to_string(), p));
+        }
+    }
+    let mut s = String::new();
+    let mut total = 0;
+    for src in crate::results::sources::SOURCES {
+        let of: Vec<&(String, crate::results::published::Published)> = carried
+            .iter()
+            .filter(|(_, p)| p.source == src.key)
+            .collect();
+        let n: usize = of.iter().map(|(_, p)| p.count()).sum();
+        total += n;
+        let _ = writeln!(
+            s,
+            "{} — {}; {}: {n} figures",
+            src.cited(),
+            src.server,
+            src.host
+        );
+        for (study, p) in of {
+            for i in 0..p.count() {
+                let (figure, threads) = p.figure(i).unzip();
+                let value = figure.map_or("—".to_string(), |f| f.text());
+                let at = match threads.unwrap_or_default().as_slice() {
+                    [] => String::new(),
+                    [1] => " at 1 thread".to_string(),
+                    t => format!(
+                        " at {} threads",
+                        t.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+                    ),
+                };
+                let what = match &p.not_measured {
+                    Some(why) => format!("not measured here: {why}"),
+                    None => format!(
+                        "{} / {} on {}{at}",
+                        p.variants.join(", "),
+                        p.base.as_deref().unwrap_or("the base"),
+                        p.steps.join(", ")
+                    ),
+                };
+                let _ = writeln!(s, "  [{study}] {}: {value}; {what}", p.figure);
+            }
+        }
+    }
+    let _ = writeln!(s, "{total} published figures in all.");
+    Ok(s)
+}

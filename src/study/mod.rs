@@ -10,6 +10,7 @@ pub mod load;
 pub mod measures;
 pub mod overrides;
 pub mod plan;
+mod published_check;
 pub mod regime;
 mod selections;
 pub mod study_toml;

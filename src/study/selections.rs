@@ -44,43 +44,6 @@ impl Study {
         {
             return Err(format!("variant '{}': means is empty", v.name));
         }
-        self.check_published()
-    }
-
-    /// Each `[[published]]` figure names variants, a base and steps the study has, and one
-    /// positive figure or a range of two.
-    fn check_published(&self) -> Result<(), String> {
-        let steps: Vec<String> = self
-            .cells()
-            .into_iter()
-            .map(|(s, _)| s)
-            .chain(
-                self.workloads
-                    .iter()
-                    .flat_map(|w| super::ibench_cost::cost_labels(self, w)),
-            )
-            .collect();
-        for (i, p) in self.published.iter().enumerate() {
-            let at = format!("[[published]] {} ('{}')", i + 1, p.claim);
-            let named = p.variants.iter().chain(&p.base);
-            for v in named {
-                if !self.variants.iter().any(|x| &x.name == v) {
-                    return Err(format!("{at}: no variant '{v}'"));
-                }
-            }
-            if let Some(s) = p.steps.iter().find(|s| !steps.contains(s)) {
-                return Err(format!(
-                    "{at}: no step '{s}' (it has: {})",
-                    steps.join(", ")
-                ));
-            }
-            let ok = matches!(p.throughput.len(), 1 | 2) && p.throughput.iter().all(|x| *x > 0.0);
-            if !ok || p.variants.is_empty() || p.steps.is_empty() {
-                return Err(format!(
-                    "{at}: needs variants, steps and throughput = [RATIO] or [LOW, HIGH] (new / base, above 0)"
-                ));
-            }
-        }
         Ok(())
     }
 }
