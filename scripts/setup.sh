@@ -9,7 +9,7 @@
 #              valgrind, linux-perf            cost mode (instructions) and profiles
 #              maven                           psbench fetch: releases from Maven Central
 #              the build tools and libraries   psbench build (and Rust's linker): gcc, g++,
-#                                              make, cmake, ninja-build, bison, ccache,
+#                                              make, cmake, ninja-build, bison, flex, ccache,
 #                                              pkg-config, dpkg-dev, systemtap-sdt-dev, and
 #                                              the -dev packages of OpenSSL, PCRE2, fmt, zlib,
 #                                              ncurses and libaio
@@ -38,7 +38,7 @@ need=()
 { installed mariadb-client || have mariadb; } || need+=(mariadb-client)
 { installed postgresql || compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null; } || need+=(postgresql)
 for pkg in sysbench valgrind linux-perf maven \
-  gcc g++ libc6-dev make cmake ninja-build bison ccache pkg-config dpkg-dev systemtap-sdt-dev \
+  gcc g++ libc6-dev make cmake ninja-build bison flex ccache pkg-config dpkg-dev systemtap-sdt-dev \
   libssl-dev libpcre2-dev libfmt-dev zlib1g-dev libncurses-dev libaio-dev; do
   installed "$pkg" || need+=("$pkg")
 done

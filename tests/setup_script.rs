@@ -25,6 +25,7 @@ const NODE: &[&str] = &[
     "cmake",
     "ninja-build",
     "bison",
+    "flex",
     "ccache",
     "pkg-config",
     "dpkg-dev",

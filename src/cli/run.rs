@@ -55,7 +55,7 @@ pub struct RunArgs {
     /// expected time) and exit without starting anything; with --resume, what is left
     #[arg(long)]
     plan: bool,
-    /// Results directory [default: psbench-out/STUDY-TIMESTAMP]
+    /// Results directory [default: psbench-out/NAME-TIMESTAMP, NAME the study's]
     #[arg(long)]
     out: Option<PathBuf>,
     /// Finish an interrupted study in this results directory

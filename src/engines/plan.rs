@@ -163,10 +163,16 @@ fn build_estimate(
 ) -> (String, f64) {
     let records = crate::builds::cache::list(&crate::builds::cache::builds_dir());
     let here = crate::builds::toolchain::compilers().unwrap_or_default();
+    // A tree names no engine: its files tell it, so that a PostgreSQL tree's estimate is not
+    // a MySQL build's time.
+    let family = super::from_source::engine_of_spec(b)
+        .ok()
+        .map(|e| e.family());
     let same_flags = |r: &crate::builds::BuildRecord| {
         r.flags == b.flags
             && r.extra == b.extra
             && b.engine.as_deref().is_none_or(|e| e == r.engine)
+            && family.is_none_or(|f| super::family_named(&r.engine) == f)
     };
     let same_source = |r: &crate::builds::BuildRecord| {
         r.source == b.source || r.source.starts_with(&format!("{}=", b.source))
