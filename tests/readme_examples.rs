@@ -271,24 +271,13 @@ fn every_readme_example_runs_as_written() {
     }
 }
 
-/// The build in psbench's cache with the smallest tree, for the export and import lines.
+/// The build in psbench's cache with the smallest tree (its record's size), for the export
+/// and import lines.
 fn smallest_build() -> Option<String> {
-    fn size(p: &Path) -> u64 {
-        match std::fs::symlink_metadata(p) {
-            Ok(m) if m.is_dir() => std::fs::read_dir(p)
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|e| size(&e.path()))
-                .sum(),
-            Ok(m) => m.len(),
-            Err(_) => 0,
-        }
-    }
     let dir = psbench::builds::cache::builds_dir();
     psbench::builds::cache::list(&dir)
         .into_iter()
-        .min_by_key(|(p, _)| size(&p.join("tree")))
+        .min_by_key(|(_, r)| r.size_bytes)
         .map(|(_, r)| r.name)
 }
 

@@ -104,6 +104,22 @@ pub struct Published {
     pub note: Option<String>,
 }
 
+/// " at 32 threads", or nothing for a figure over every thread count: how the report and
+/// `psbench studies --published` say where a figure was printed.
+pub fn at_threads(t: &[u32]) -> String {
+    match t {
+        [] => String::new(),
+        [1] => " at 1 thread".into(),
+        many => format!(
+            " at {} threads",
+            many.iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 fn is_default<T: Default + PartialEq>(x: &T) -> bool {
     *x == T::default()
 }

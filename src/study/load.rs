@@ -91,14 +91,7 @@ pub fn published_catalogue() -> Result<String> {
             for i in 0..p.count() {
                 let (figure, threads) = p.figure(i).unzip();
                 let value = figure.map_or("—".to_string(), |f| f.text());
-                let at = match threads.unwrap_or_default().as_slice() {
-                    [] => String::new(),
-                    [1] => " at 1 thread".to_string(),
-                    t => format!(
-                        " at {} threads",
-                        t.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
-                    ),
-                };
+                let at = crate::results::published::at_threads(&threads.unwrap_or_default());
                 let what = match &p.not_measured {
                     Some(why) => format!("not measured here: {why}"),
                     None => format!(

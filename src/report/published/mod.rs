@@ -449,7 +449,7 @@ pub fn findings(s: &Subject) -> Vec<String> {
                 "; most: {} ({}{}), ours {:+.1}% from it{}",
                 j.entry.figure,
                 j.figure.as_ref().map_or("—".into(), text::figure),
-                text::at_threads(&j.threads),
+                crate::results::published::at_threads(&j.threads),
                 by * 100.0,
                 text::likely(&j.reasons)
             )

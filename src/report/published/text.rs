@@ -17,15 +17,6 @@ pub fn threads(t: &[u32]) -> String {
     }
 }
 
-/// " at 32 threads", or nothing for a figure over every thread count.
-pub fn at_threads(t: &[u32]) -> String {
-    match t {
-        [] => String::new(),
-        [one] => format!(" at {one} thread{}", if *one == 1 { "" } else { "s" }),
-        many => format!(" at {} threads", threads(many)),
-    }
-}
-
 pub fn ours(o: &Ours, by: By) -> String {
     let interval = match o.low.is_finite() && o.high.is_finite() {
         true => format!(" [{:.3}, {:.3}]", o.low, o.high),
