@@ -3,7 +3,7 @@
 # each change to the host printed:
 #   packages   with apt, only those missing: chromium (the report tests open the HTML report
 #              in it), python3 (bench/), golang-go (builds actionlint), and Slurm's
-#              slurmctld, slurmd, slurm-client and munge (tests/slurm_shards.rs runs a private
+#              slurmctld, slurmd, slurm-client and munge (tests/suite/slurm_shards.rs runs a private
 #              one-node cluster with scripts/slurm.sh, its own munged and ports)
 #   units      of those Slurm and munge packages this run installed itself, disabled for boot
 #              (apt started none); units of packages that were there before are left alone
@@ -80,7 +80,7 @@ for source in "postgres debian:postgresql-15" "mariadb debian:mariadb=1:10.11.18
   fi
 done
 
-# actionlint (tests/ci_recipe.rs lints docs/ci.md's GitHub workflows with it): built with Go
+# actionlint (tests/suite/ci_recipe.rs lints docs/ci.md's GitHub workflows with it): built with Go
 # into psbench's cache (tools/), not onto the PATH. v1.7.7 is the newest release Debian 12's Go
 # (1.19) builds; later ones need Go 1.24 or newer.
 actionlint_version=v1.7.7

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A private one-node Slurm cluster for tests/slurm_shards.rs (docs/sharding.md's job array
+# A private one-node Slurm cluster for tests/suite/slurm_shards.rs (docs/sharding.md's job array
 # under a real Slurm), from Debian's slurmctld, slurmd, slurm-client and munge (bash
 # scripts/setup.sh installs them). Needs root: slurmd runs jobs as their submitter.
 #

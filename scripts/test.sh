@@ -21,7 +21,7 @@ trap 'rm -f "$log" "$later"' EXIT
 status=0
 # psbench's own MySQL 9.7.2 builds (a flag set takes about 50 minutes to build on 2 cores),
 # imported into the build cache as a CI cache would restore them: the tests of a 9.7 build
-# (tests/mysql_97.rs, ignored without them) run on them after the rest.
+# (tests/suite/mysql_97.rs, ignored without them) run on them after the rest.
 shared_builds=${PSBENCH_SHARED_BUILDS:-../shared/builds}
 imported=false
 if compgen -G "$shared_builds/*.tar.xz" >/dev/null; then
@@ -44,17 +44,17 @@ mark "builds imported"
 cargo test --release --no-fail-fast -- --test-threads=2 2>&1 | tee "$log" || status=$?
 mark "the tests ran"
 if $imported; then
-  cargo test --release --test mysql_97 -- --ignored --test-threads=2 2>&1 | tee -a "$later" || status=$?
+  cargo test --release --test suite mysql_97:: -- --ignored --test-threads=2 2>&1 | tee -a "$later" || status=$?
   mark "the tests of MySQL 9.7.2's builds ran"
 fi
-# docs/sharding.md's Slurm job array under a real Slurm (tests/slurm_shards.rs), in a private
+# docs/sharding.md's Slurm job array under a real Slurm (tests/suite/slurm_shards.rs), in a private
 # one-node cluster: as root only (slurmd runs the jobs as their submitter); CI must run it.
 if [ "$(id -u)" -eq 0 ] && [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] \
   && [ -x /usr/sbin/munged ] && [ -x /usr/bin/sbatch ]; then
   trap 'bash scripts/slurm.sh stop; rm -f "$log" "$later"' EXIT
   if slurm_env=$(bash scripts/slurm.sh start); then
     eval "$slurm_env"
-    cargo test --release --test slurm_shards -- --ignored 2>&1 | tee -a "$later" || status=$?
+    cargo test --release --test suite slurm_shards:: -- --ignored 2>&1 | tee -a "$later" || status=$?
   else
     status=1
   fi

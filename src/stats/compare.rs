@@ -6,7 +6,7 @@
 //! the mean of the per-round log ratios ([`paired`]); drift between rounds cancels. Two
 //! separate documents (`psbench compare A B`) have no such pairing: Welch's t interval on the
 //! difference of mean logs ([`unpaired`]). Both were chosen by calibration on simulated
-//! studies with this host's drift (tests/stats_calibration.rs): a bootstrap over 3 rounds
+//! studies with this host's drift (tests/suite/stats_calibration.rs): a bootstrap over 3 rounds
 //! is close to [min, max] and excludes 1.0 far more often than 5% when nothing changed.
 
 use serde::{Deserialize, Serialize};

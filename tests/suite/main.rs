@@ -1,0 +1,76 @@
+//! psbench's integration tests, as one test binary: one build and one link instead of one per
+//! file, and `--test-threads=2` keeps both cores busy across files (most tests wait on a
+//! server or a build). Each module is one file's tests; run one file's with
+//! `cargo test --release --test suite MODULE::`. The helpers they share are in `common`.
+
+mod common;
+
+mod bad_input_and_secrets;
+mod bench_cli;
+mod bench_driver;
+mod builds_archive;
+mod builds_mariadb;
+mod builds_mysql;
+mod builds_postgres;
+mod builtin_postgres;
+mod cancelled_job;
+mod ci_recipe;
+mod ci_recipe_pr;
+mod client_switches;
+mod cost_ibench;
+mod cost_mode;
+mod cost_postgres;
+mod docs_defaults;
+mod exports_bmf;
+mod exports_cli;
+mod history;
+mod history_page;
+mod history_writes;
+mod host;
+mod ibench_postgres;
+mod io_regimes;
+mod mistakes_cli;
+mod mysql;
+mod mysql_97;
+mod parsers_fuzz;
+mod plan_cli;
+mod postgres_client;
+mod postgres_probes;
+mod postgres_sandbox;
+mod preconditions;
+mod probes;
+mod profile;
+mod published_figures;
+mod readme_examples;
+mod report_cli;
+mod report_findings;
+mod report_first_screen;
+mod report_host;
+mod report_html;
+mod report_published;
+mod report_render;
+mod report_tables;
+mod report_verdicts;
+mod results_compat;
+mod sandbox;
+mod sandbox_access;
+mod sandbox_state_compat;
+mod scenarios;
+mod setup_script;
+mod sharding;
+mod slurm_shards;
+mod stats_calibration;
+mod study;
+mod study_alternate;
+mod study_postgres;
+mod study_toml;
+mod sweep;
+mod two_studies;
+mod versions;
+mod wire_client;
+mod workloads_ibench;
+mod workloads_pgbench;
+mod workloads_pgsql;
+mod workloads_sysbench;
+mod workloads_sysbench_events;
+mod workloads_sysbench_prepare;

