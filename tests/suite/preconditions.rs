@@ -33,7 +33,7 @@ fn child(ci: bool, path: &str, cache: &Path) -> Output {
     let mut c = Command::new(std::env::current_exe().unwrap());
     c.args([
         "--exact",
-        "chromium_and_a_cached_release_are_usable",
+        &common::test_name(module_path!(), "chromium_and_a_cached_release_are_usable"),
         "--nocapture",
     ])
     .env("PATH", path)

@@ -190,7 +190,12 @@ fn hold_two_sandboxes() {
 fn sigint_stops_every_server() {
     let home = common::tempdir().unwrap();
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "hold_two_sandboxes", "--ignored", "--nocapture"])
+        .args([
+            "--exact",
+            &common::test_name(module_path!(), "hold_two_sandboxes"),
+            "--ignored",
+            "--nocapture",
+        ])
         .env("PSBENCH_HOLD_DIR", home.path())
         .stdout(std::process::Stdio::null())
         .spawn()

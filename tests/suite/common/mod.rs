@@ -115,6 +115,19 @@ pub fn tiny_study(
         .filter(|v| keep_variants.contains(&v["name"].as_str().unwrap()))
         .collect();
     study.insert("variant".into(), toml::Value::Array(kept));
+    // The published figures about variants left out go too: naming a variant the study lacks
+    // is a study-file error.
+    if let Some(toml::Value::Array(published)) = study.get("published").cloned() {
+        let kept_by = |p: &toml::Value| {
+            let names = p.get("variants").and_then(|v| v.as_array());
+            let named = names.into_iter().flatten().chain(p.get("base"));
+            named
+                .filter_map(|v| v.as_str())
+                .all(|v| keep_variants.contains(&v))
+        };
+        let kept: Vec<toml::Value> = published.into_iter().filter(kept_by).collect();
+        study.insert("published".into(), toml::Value::Array(kept));
+    }
     let table = |body: &str| toml::Value::Table(toml::from_str(body).unwrap());
     study.insert("dataset".into(), table(dataset));
     if let Some(cost) = cost {
@@ -171,4 +184,12 @@ pub fn write_document(dir: &Path, name: &str, doc: &serde_json::Value) -> std::p
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join("results.json"), doc.to_string()).unwrap();
     out
+}
+
+/// A test's full name as this binary's harness knows it, for running one test of this binary
+/// in a child process with `--exact`: `module_path!()` of the caller ("suite::sandbox") without
+/// the crate, then the function.
+pub fn test_name(module_path: &str, function: &str) -> String {
+    let module = module_path.split_once("::").map_or("", |(_, m)| m);
+    format!("{module}::{function}")
 }
