@@ -31,7 +31,7 @@ mark "formatting and lints checked"
 status=0
 # psbench's own MySQL 9.7.2 builds (a flag set takes about 50 minutes to build on 2 cores),
 # imported into the build cache as a CI cache would restore them: the tests of a 9.7 build
-# (tests/suite/mysql_97.rs, ignored without them) run on them, beside the rest.
+# (tests/suite/mysql_97.rs, ignored without them) run on them after the rest.
 shared_builds=${PSBENCH_SHARED_BUILDS:-../shared/builds}
 imported=false
 if compgen -G "$shared_builds/*.tar.xz" >/dev/null; then
@@ -50,57 +50,38 @@ else
   echo "no build archives in $shared_builds: the tests of a MySQL 9.7.2 build stay ignored (PSBENCH_SHARED_BUILDS names another directory)"
 fi
 mark "builds imported"
-# The tests run by name (ignored in a plain cargo test: they need the imported builds, or root
-# and Slurm) run beside the rest, straight from the test binary: the rest leave a core idle
-# about a fifth of the time, and these mostly wait on servers and on Slurm.
-suite=$(cargo test --release --test suite --no-run 2>&1 | sed -nE 's#^ *Executable tests/suite/main.rs \((.*)\)$#\1#p')
-[ -x "$suite" ] || { echo "test.sh: cargo named no test binary for tests/suite" >&2; exit 1; }
-later_97=$(mktemp)
-later_slurm=$(mktemp)
-trap 'rm -f "$log" "$later" "$lints" "$later_97" "$later_slurm"' EXIT
-pid_97=
+# Two test threads: the machine has 2 cores and every test runs a real server. (The tests run
+# by name below once ran beside these: the suite took 284 s longer, and a writer's rate that
+# only a loaded machine misses was missed.)
+cargo test --release --no-fail-fast -- --test-threads=2 2>&1 | tee "$log" || status=$?
+mark "the tests ran"
 if $imported; then
-  "$suite" mysql_97:: --ignored --test-threads=2 >"$later_97" 2>&1 &
-  pid_97=$!
+  cargo test --release --test suite mysql_97:: -- --ignored --test-threads=2 2>&1 | tee -a "$later" || status=$?
+  mark "the tests of MySQL 9.7.2's builds ran"
 fi
 # docs/sharding.md's Slurm job array under a real Slurm (tests/suite/slurm_shards.rs), in a
 # private one-node cluster: as root only (slurmd runs the jobs as their submitter); CI must run it.
-pid_slurm=
 if [ "$(id -u)" -eq 0 ] && [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] \
   && [ -x /usr/sbin/munged ] && [ -x /usr/bin/sbatch ]; then
-  trap 'bash scripts/slurm.sh stop; rm -f "$log" "$later" "$lints" "$later_97" "$later_slurm"' EXIT
-  (
-    slurm_env=$(bash scripts/slurm.sh start) || exit 1
+  trap 'bash scripts/slurm.sh stop; rm -f "$log" "$later" "$lints"' EXIT
+  if slurm_env=$(bash scripts/slurm.sh start); then
     eval "$slurm_env"
-    ran=0
-    "$suite" slurm_shards:: --ignored || ran=$?
-    bash scripts/slurm.sh stop
-    exit "$ran"
-  ) >"$later_slurm" 2>&1 &
-  pid_slurm=$!
+    cargo test --release --test suite slurm_shards:: -- --ignored 2>&1 | tee -a "$later" || status=$?
+  else
+    status=1
+  fi
+  bash scripts/slurm.sh stop
+  trap 'rm -f "$log" "$later" "$lints"' EXIT
+  mark "the Slurm test ran"
 elif [ "${CI:-}" = true ]; then
   echo "slurm_shards: CI=true needs root and Debian's Slurm (sudo bash scripts/test.sh; setup.sh installs slurmctld slurmd slurm-client munge)" >&2
   status=1
 fi
-# Two test threads: the machine has 2 cores and every test runs a real server.
-cargo test --release --no-fail-fast -- --test-threads=2 2>&1 | tee "$log" || status=$?
-mark "the tests ran"
-if [ -n "$pid_97" ]; then
-  wait "$pid_97" || status=1
-  echo "the tests of MySQL 9.7.2's builds (run beside the rest):"
-  tee -a "$later" <"$later_97"
-fi
-if [ -n "$pid_slurm" ]; then
-  wait "$pid_slurm" || status=1
-  echo "the Slurm test (run beside the rest):"
-  tee -a "$later" <"$later_slurm"
-fi
-mark "the tests run by name ran"
 # What this run did not check: each ignored test with its reason (what it needs, and the
 # command that provides it and runs it).
 echo
 echo "ignored tests (not run here):"
-# (Those run by name beside the rest, above, are left out.)
+# (Those run by name after the rest, above, are left out.)
 ran=$(sed -nE 's/^test (.*) \.\.\. (ok|FAILED)$/test \1 .../p' "$later")
 grep -E '^test .* \.\.\. ignored' "$log" \
   | { if [ -n "$ran" ]; then grep -vF "$ran"; else cat; fi; } \

@@ -325,7 +325,11 @@ pub fn build(req: &Request, out: &mut dyn std::io::Write) -> Result<(PathBuf, Bu
         }
     };
     writeln!(out, "read back: {}", read.join("; "))?;
-    let when = if record.built_unix >= started {
+    // Built by this request when the build began after it did (its record holds the build's
+    // end in whole seconds): a cached build asked for in the second it finished is still the
+    // cache's.
+    let began = record.built_unix as f64 - record.build_seconds;
+    let when = if began + 1.0 >= started as f64 {
         format!("built in {:.0} s", record.build_seconds)
     } else {
         format!(

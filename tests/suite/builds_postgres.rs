@@ -1,9 +1,10 @@
 //! PostgreSQL built from Debian's source (the setup step fetched the source of the installed
-//! release): one flag set built for real into a private build cache and read back with
-//! pg_config, a second one configured (its flags read back from what configure wrote: a
-//! second whole build would check nothing more), the cache reused, a failed build leaving only
-//! its log, bad input refused with exit 2; then the build and the system's binary as variants
-//! of one study, in throughput and cost mode, each with its identity recorded.
+//! release). In the test command: bad input refused with exit 2, a failed build leaving only
+//! its log, a flag set configured and its flags read back from what configure wrote. Ignored
+//! there (a cold build takes 4 to 5 minutes of both cores): one flag set built for real into
+//! a private build cache and read back with pg_config, the cache reused, then the build and
+//! the system's binary as variants of one study, in throughput and cost mode, each with its
+//! identity recorded.
 
 use crate::common;
 
@@ -95,10 +96,10 @@ fn record(tree: &Path) -> serde_json::Value {
 }
 
 #[test]
-fn postgres_builds_from_debian_source_in_two_flag_sets_and_runs_them_as_variants() {
-    let Some(version) = source_or_skip() else {
+fn postgres_flag_sets_configure_and_read_back_and_bad_input_or_a_failed_build_leaves_nothing() {
+    if source_or_skip().is_none() {
         return;
-    };
+    }
     let tmp = common::tempdir().unwrap();
     let b = Builds {
         home: tmp.path().join("home"),
@@ -149,14 +150,7 @@ fn postgres_builds_from_debian_source_in_two_flag_sets_and_runs_them_as_variants
         .contains("fno-such-option-in-psbench"));
     assert_eq!(b.entries(), (vec![], vec![]), "left behind after a failure");
 
-    // One flag set built, read back from its own pg_config; the other configured, read back
-    // from the Makefile.global its configure wrote.
-    let (release, _) = b.build("release");
-    let rel_flags = cflags(&release);
-    assert!(
-        rel_flags.contains("-O2") && !rel_flags.contains("-Os"),
-        "{rel_flags}"
-    );
+    // A flag set configured, read back from the Makefile.global its configure wrote.
     let o = b.run(&[
         "build",
         "postgres",
@@ -175,6 +169,27 @@ fn postgres_builds_from_debian_source_in_two_flag_sets_and_runs_them_as_variants
     assert!(
         os_flags.contains("-Os") && !os_flags.contains("-O2"),
         "{os_flags}"
+    );
+}
+
+#[test]
+#[ignore = "builds PostgreSQL 15 from source (4 to 5 minutes of both cores), beyond what CI's 40 minutes leave: cargo test --release --test suite builds_postgres:: -- --ignored"]
+fn postgres_builds_from_debian_source_and_runs_beside_the_systems_binary_as_variants() {
+    let Some(version) = source_or_skip() else {
+        return;
+    };
+    let tmp = common::tempdir().unwrap();
+    let b = Builds {
+        home: tmp.path().join("home"),
+        dir: tmp.path().join("builds"),
+    };
+
+    // A flag set built, read back from its own pg_config.
+    let (release, _) = b.build("release");
+    let rel_flags = cflags(&release);
+    assert!(
+        rel_flags.contains("-O2") && !rel_flags.contains("-Os"),
+        "{rel_flags}"
     );
     let r = record(&release);
     assert_eq!(r["source"], format!("debian:postgresql-15={version}"));
