@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 const KEPT_FROM_BUILD: [&str; 3] = ["CMakeCache.txt", "config.log", "include/my_config.h"];
 
 /// The build of `source` by the recipe `make` writes for a layout: from the cache when it is
-/// there, else built now. Returns the build's directory and record. `label` names the
+/// there, else built now. Returns the build's directory, its record, and whether this call
+/// built it (false for a cache hit). `label` names the
 /// partial directory: Debian's PostgreSQL sources install their libraries under
 /// /usr/lib/postgresql unless the prefix names postgres.
 pub fn build(
@@ -30,7 +31,7 @@ pub fn build(
     make: &dyn Fn(&Layout) -> Result<Recipe>,
     builder: &Builder,
     out: &mut dyn Write,
-) -> Result<(PathBuf, BuildRecord)> {
+) -> Result<(PathBuf, BuildRecord, bool)> {
     let dir = cache::builds_dir();
     builder.own(&dir)?;
     let compiler = toolchain::compilers()?;
@@ -45,8 +46,8 @@ pub fn build(
     let recipe = make(&layout)?;
     let target = recipe.native.then(toolchain::target_cpu);
     let key = cache::key(&recipe, source, &compiler, target.as_deref());
-    if let Some(hit) = cache::find(&dir, &key) {
-        return Ok(hit);
+    if let Some((hit, record)) = cache::find(&dir, &key) {
+        return Ok((hit, record, false));
     }
     let lock = crate::server::lock::exclusive(
         &dir.join(format!(".lock-{}", &key[..16])),
@@ -56,8 +57,8 @@ pub fn build(
         ),
         out,
     )?;
-    if let Some(hit) = cache::find(&dir, &key) {
-        return Ok(hit);
+    if let Some((hit, record)) = cache::find(&dir, &key) {
+        return Ok((hit, record, false));
     }
     let free = toolchain::free_bytes(&dir)?;
     if free < recipe.disk_bytes {
@@ -105,7 +106,7 @@ pub fn build(
     std::fs::rename(&partial, &dest)
         .with_context(|| format!("moving {} to {}", partial.display(), dest.display()))?;
     drop(lock);
-    Ok((dest, record))
+    Ok((dest, record, true))
 }
 
 /// Only the first step of the recipe (its configure step), into `configured/NAME/` of the

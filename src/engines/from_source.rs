@@ -273,23 +273,20 @@ fn obtained(req: &Request, out: &mut dyn std::io::Write) -> Result<Obtained> {
 /// The build `req` asks for: its directory in the build cache and its record (built now when
 /// the cache does not have it). Progress and messages go to `out`.
 pub fn build(req: &Request, out: &mut dyn std::io::Write) -> Result<(PathBuf, BuildRecord)> {
-    let started = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (engine, dir, record) = match obtained(req, out)? {
-        Obtained::Found(engine, dir, record) => (engine, dir, *record),
+    let (engine, dir, record, built_now) = match obtained(req, out)? {
+        Obtained::Found(engine, dir, record) => (engine, dir, *record, false),
         Obtained::ToBuild(note) => {
-            let made = (|| -> Result<(&'static dyn Engine, PathBuf, BuildRecord)> {
+            let made = (|| -> Result<(&'static dyn Engine, PathBuf, BuildRecord, bool)> {
                 let (engine, source, builder) = prepare(req, out)?;
                 writeln!(out, "build: flag set {} of {}", req.flags, source.spec)?;
-                let (dir, record) = builds::runner::build(
+                let (dir, record, built_now) = builds::runner::build(
                     &engine.name().to_lowercase().replace(' ', "-"),
                     &source,
                     &|layout| engine.recipe(&req.flags, &req.extra, layout),
                     &builder,
                     out,
                 )?;
-                Ok((engine, dir, record))
+                Ok((engine, dir, record, built_now))
             })();
             match (made, note) {
                 (Err(e), Some(note)) => return Err(e.context(note)),
@@ -325,11 +322,7 @@ pub fn build(req: &Request, out: &mut dyn std::io::Write) -> Result<(PathBuf, Bu
         }
     };
     writeln!(out, "read back: {}", read.join("; "))?;
-    // Built by this request when the build began after it did (its record holds the build's
-    // end in whole seconds): a cached build asked for in the second it finished is still the
-    // cache's.
-    let began = record.built_unix as f64 - record.build_seconds;
-    let when = if began + 1.0 >= started as f64 {
+    let when = if built_now {
         format!("built in {:.0} s", record.build_seconds)
     } else {
         format!(
