@@ -2,7 +2,8 @@
 # What only psbench's tests need, beyond scripts/setup.sh's (the test command runs both),
 # each change to the host printed:
 #   packages   with apt, only those missing: chromium (the report tests open the HTML report
-#              in it), python3 (bench/), golang-go (builds actionlint), and Slurm's
+#              in it), python3 (bench/), python3-jsonschema (the Bencher Metric Format export
+#              checked against its schema), golang-go (builds actionlint), and Slurm's
 #              slurmctld, slurmd, slurm-client and munge (tests/suite/slurm_shards.rs runs a private
 #              one-node cluster with scripts/slurm.sh, its own munged and ports)
 #   units      of those Slurm and munge packages this run installed itself, disabled for boot
@@ -25,6 +26,7 @@ esac
 need=()
 { installed chromium || have chromium; } || need+=(chromium)
 { installed python3 || have python3; } || need+=(python3)
+installed python3-jsonschema || need+=(python3-jsonschema)
 { installed golang-go || have go; } || need+=(golang-go)
 slurm=()
 for pkg in slurmctld slurmd slurm-client munge; do installed "$pkg" || slurm+=("$pkg"); done

@@ -12,7 +12,8 @@
 #                                              make, cmake, ninja-build, bison, flex, ccache,
 #                                              pkg-config, dpkg-dev, systemtap-sdt-dev, and
 #                                              the -dev packages of OpenSSL, PCRE2, fmt, zlib,
-#                                              ncurses and libaio
+#                                              ncurses and libaio, and SQLite's (psbench's
+#                                              history)
 #   account    psbench, unprivileged: servers run as it when psbench runs as root
 #   Rust       with rustup into ~/.cargo and ~/.rustup, when cargo is missing
 #   psbench    built into target/ (or $CARGO_TARGET_DIR), crates into ~/.cargo
@@ -39,7 +40,7 @@ need=()
 { installed postgresql || compgen -G "/usr/lib/postgresql/*/bin/postgres" >/dev/null; } || need+=(postgresql)
 for pkg in sysbench valgrind linux-perf maven \
   gcc g++ libc6-dev make cmake ninja-build bison flex ccache pkg-config dpkg-dev systemtap-sdt-dev \
-  libssl-dev libpcre2-dev libfmt-dev zlib1g-dev libncurses-dev libaio-dev; do
+  libssl-dev libpcre2-dev libfmt-dev zlib1g-dev libncurses-dev libaio-dev libsqlite3-dev; do
   installed "$pkg" || need+=("$pkg")
 done
 if ! have cargo && [ -f "$HOME/.cargo/env" ]; then . "$HOME/.cargo/env"; fi

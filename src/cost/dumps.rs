@@ -45,6 +45,9 @@ pub struct Dump {
     /// The threads that made no call into a request read (background threads, or every thread
     /// of a server whose request reads have no name).
     pub without_reads: BTreeSet<u32>,
+    /// The threads that worked for the connection's statement (they name a function of
+    /// [`STATEMENT_HELPERS`]), such as InnoDB's parallel index build in MySQL 8.0.27 and later.
+    pub helpers: BTreeSet<u32>,
 }
 
 /// Why a server cannot be counted when the thread that served the client never called a
@@ -89,6 +92,7 @@ pub fn newest_dump(dir: &Path, pid: i32) -> Result<Dump> {
         .with_context(|| format!("no callgrind dump of pid {pid} in {}", dir.display()))?;
     let mut threads = BTreeMap::new();
     let mut without_reads = BTreeSet::new();
+    let mut helpers = BTreeSet::new();
     for (_, thread, path) in files.iter().filter(|(d, _, _)| *d == number) {
         let text =
             std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
@@ -98,13 +102,59 @@ pub fn newest_dump(dir: &Path, pid: i32) -> Result<Dump> {
         if reads.is_none() {
             without_reads.insert(*thread);
         }
+        if names_a_helper(&text) {
+            helpers.insert(*thread);
+        }
         threads.insert(*thread, ir.saturating_sub(reads.unwrap_or(0)));
     }
     Ok(Dump {
         number,
         threads,
         without_reads,
+        helpers,
     })
+}
+
+/// Functions that only a thread working for a client's statement runs: MySQL 8.0.27 and later
+/// scan the table and build an index on InnoDB's parallel reader threads
+/// (`innodb_parallel_read_threads`, `innodb_ddl_threads`), which the connection waits for, so
+/// `ALTER TABLE … ADD INDEX` does most of its work off the connection's thread. Seen in
+/// MySQL 9.7.2's dumps of l.x: four such threads beside the connection's, sharing the work
+/// differently in each attempt (the connection's own part 249 and 140 million instructions)
+/// while their sum repeated within 0.01%.
+const STATEMENT_HELPERS: &[&str] = &["Parallel_reader::", "ddl::"];
+
+/// Whether a dump (one thread's file) names a function of [`STATEMENT_HELPERS`] as a caller
+/// or callee (`fn=(id) name`, `cfn=(id) name`).
+fn names_a_helper(dump: &str) -> bool {
+    dump.lines().any(|line| {
+        let spec = line
+            .strip_prefix("fn=")
+            .or_else(|| line.strip_prefix("cfn="));
+        spec.and_then(|s| s.split_once(')'))
+            .is_some_and(|(_, name)| STATEMENT_HELPERS.iter().any(|h| name.trim().starts_with(h)))
+    })
+}
+
+/// The thread that served the connection in one dump: the busiest of those that read a
+/// request (a write step's busiest thread can be one of its helpers), else the busiest.
+pub fn serving_thread(dump: &Dump) -> Option<u32> {
+    let reading = dump
+        .threads
+        .iter()
+        .filter(|(t, _)| !dump.without_reads.contains(t))
+        .max_by_key(|(_, ir)| **ir)
+        .map(|(t, _)| *t);
+    reading.or_else(|| busiest_thread(std::slice::from_ref(dump)))
+}
+
+/// The instructions of a statement: its serving thread's and its helpers'.
+pub fn statement_ir(dump: &Dump, serving: u32) -> u64 {
+    let helpers = dump.helpers.iter().filter(|t| **t != serving);
+    let helped: u64 = helpers
+        .map(|t| dump.threads.get(t).copied().unwrap_or(0))
+        .sum();
+    dump.threads.get(&serving).copied().unwrap_or(0) + helped
 }
 
 /// "3-05" → (3, 5).
@@ -265,6 +315,7 @@ cfn=(10)\ncalls=1000 0\n0 600000\n";
             number: n,
             threads: BTreeMap::from([(2, a), (7, b)]),
             without_reads: BTreeSet::from([2]),
+            helpers: BTreeSet::new(),
         };
         let dumps = [
             d(1, 60_000_000, 42_000_000),
@@ -279,5 +330,51 @@ cfn=(10)\ncalls=1000 0\n0 600000\n";
             e.contains("vio_read, secure_read") && e.contains("LTO"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_statement_counts_its_connection_and_the_threads_that_worked_for_it() {
+        // As MySQL 9.7.2's l.x: thread 32 read the request and shares the index build with
+        // parallel reader threads 35 to 38, the busiest of them busier than the connection;
+        // 12 is a background thread (a page cleaner).
+        let dump = Dump {
+            number: 4,
+            threads: BTreeMap::from([
+                (12, 7_173_868),
+                (32, 139_952_822),
+                (35, 192_709_357),
+                (36, 204_638_609),
+                (37, 215_018_312),
+                (38, 46_049_900),
+            ]),
+            without_reads: BTreeSet::from([12, 35, 36, 37, 38]),
+            helpers: BTreeSet::from([32, 35, 36, 37, 38]),
+        };
+        assert_eq!(busiest_thread(std::slice::from_ref(&dump)), Some(37));
+        assert_eq!(serving_thread(&dump), Some(32));
+        assert_eq!(statement_ir(&dump, 32), 798_369_000);
+        // Without helpers the statement is its connection's alone.
+        let alone = Dump {
+            helpers: BTreeSet::new(),
+            ..dump.clone()
+        };
+        assert_eq!(statement_ir(&alone, 32), 139_952_822);
+        // No thread read a request by name: the busiest, which the read check then refuses.
+        let unnamed = Dump {
+            without_reads: dump.threads.keys().copied().collect(),
+            ..dump
+        };
+        assert_eq!(serving_thread(&unnamed), Some(37));
+    }
+
+    #[test]
+    fn a_helper_is_named_as_a_caller_or_a_callee_in_the_dump_s_compression() {
+        let worker = "fn=(7) Parallel_reader::worker(Parallel_reader::Thread_ctx*)\n0 12\n";
+        let builder =
+            "fn=(3) log_writer\ncfn=(9) ddl::Builder::copy_row(ddl::Copy_ctx&)\ncalls=1 0\n0 5\n";
+        let background = "fn=(1) srv_master_thread()\ncfn=(2) log_writer\ncalls=1 0\n0 5\n";
+        assert!(names_a_helper(worker));
+        assert!(names_a_helper(builder));
+        assert!(!names_a_helper(background));
     }
 }

@@ -1,7 +1,8 @@
 //! The Insert Benchmark's write steps counted on the serving thread
-//! (docs/cost-mode.md#the-insert-benchmark): the step's connection is counted over the whole
-//! step, twice, each time on a table rebuilt from a copy taken before the step, with InnoDB's
-//! purge caught up before and held back during the counted work.
+//! (docs/cost-mode.md#the-insert-benchmark): the step's connection, with the threads that
+//! worked for its statements, is counted over the whole step, twice, each time on a table
+//! rebuilt from a copy taken before the step, with InnoDB's purge caught up before and held
+//! back during the counted work.
 
 use super::callgrind;
 use super::dumps;
@@ -59,7 +60,9 @@ pub fn measure_write(
         let inserted = inserted.with_context(|| format!("{} attempt {attempt}", step.name))?;
         let pid = target.pid;
         let dump = dumps::newest_dump(&target.dumps, pid)?;
-        let thread = dumps::busiest_thread(std::slice::from_ref(&dump))
+        // The connection's thread, and the threads that worked for its statement: MySQL
+        // builds an index on InnoDB's parallel reader threads (docs/cost-mode.md).
+        let thread = dumps::serving_thread(&dump)
             .with_context(|| format!("no thread of pid {pid} in the dump"))?;
         dumps::check_request_reads(std::slice::from_ref(&dump), thread, pid)?;
         let rows = if step.kind == StepKind::Index {
@@ -68,7 +71,7 @@ pub fn measure_write(
             inserted
         };
         anyhow::ensure!(rows > 0, "{}: no rows to count per", step.name);
-        let ir = dump.threads[&thread];
+        let ir = dumps::statement_ir(&dump, thread);
         windows.push(Window {
             attempt,
             events: u32::try_from(rows).unwrap_or(u32::MAX),

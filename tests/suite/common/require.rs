@@ -63,6 +63,21 @@ pub fn chromium() -> Option<PathBuf> {
     )
 }
 
+/// Python 3 with Debian's jsonschema, which checks an export against a published schema.
+pub fn python3_jsonschema() -> bool {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import jsonschema"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        unmet(
+            "python3 cannot import jsonschema",
+            "bash scripts/setup-tests.sh (it installs Debian's python3-jsonschema)",
+        );
+    }
+    ok
+}
+
 /// Whether this test runs as root (acting as other users, mounting a tmpfs).
 pub fn root(why: &str) -> bool {
     let root = psbench::server::account::running_as_root();
