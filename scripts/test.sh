@@ -65,14 +65,14 @@ elif [ "${CI:-}" = true ]; then
   echo "slurm_shards: CI=true needs root and Debian's Slurm (sudo bash scripts/test.sh; setup.sh installs slurmctld slurmd slurm-client munge)" >&2
   status=1
 fi
-# The ignored tests this machine can run (a 9.7 build's, with the builds imported; the Slurm
-# test, with its cluster up) run in the same run as the rest, the other ignored tests skipped
-# by name: run after the rest, they had both cores for 3 minutes and kept one busy.
 # The ignored tests of tests/suite/MODULE.rs: "MODULE::NAME<tab>reason" lines.
 ignored_in() {
   awk -v m="$1" '/^#\[ignore = ".*"\]$/ { r = $0; sub(/^#\[ignore = "/, "", r); sub(/"\]$/, "", r); next }
     r != "" && /^fn / { n = $2; sub(/\(.*/, "", n); print m "::" n "\t" r; r = "" }' "tests/suite/$1.rs"
 }
+# The ignored tests this machine can run (a 9.7 build's once the builds are imported, the
+# Slurm test once its cluster is up) run with the rest, the others skipped by name: run after
+# the rest, they had kept one core busy for 3 minutes while the other idled.
 run_ignored=()
 skipped=()
 if $imported || $slurm; then

@@ -146,6 +146,22 @@ pub fn check_countable(variants: &[&Variant]) -> Result<()> {
     Ok(())
 }
 
+/// The engine name a build of `b` records (`mariadb`, `mysql`, `postgres`), where the spec
+/// tells it: named, or a Debian package's name. MariaDB and MySQL share an engine, not a
+/// build time.
+pub fn recorded_engine_of_spec(b: &BuildSpec) -> Option<String> {
+    if let Some(name) = &b.engine {
+        return Some(name.clone());
+    }
+    match SourceSpec::parse(&b.source).ok()? {
+        SourceSpec::Debian { package, .. } => ["mariadb", "mysql", "postgres"]
+            .into_iter()
+            .find(|name| package.starts_with(name))
+            .map(str::to_string),
+        SourceSpec::Tree(_) | SourceSpec::Tarball(_) => None,
+    }
+}
+
 /// The engine a variant's `build` key builds.
 pub fn engine_of_spec(b: &BuildSpec) -> Result<&'static dyn Engine> {
     let spec = SourceSpec::parse(&b.source)?;

@@ -155,6 +155,19 @@ fn build_line(b: &crate::results::study::BuildSpec, study: &Study) -> (String, f
     (format!("{line}{note}"), seconds)
 }
 
+/// Whether record `r` is a build of `b`'s engine with its flags: its time is the estimate.
+fn like_build(
+    b: &crate::results::study::BuildSpec,
+    family: Option<super::Family>,
+    engine: Option<&str>,
+    r: &crate::builds::BuildRecord,
+) -> bool {
+    r.flags == b.flags
+        && r.extra == b.extra
+        && engine.is_none_or(|e| e == r.engine)
+        && family.is_none_or(|f| super::family_named(&r.engine) == f)
+}
+
 /// A build the cache may not have: found by its source and flags, else how long it takes.
 fn build_estimate(
     b: &crate::results::study::BuildSpec,
@@ -168,12 +181,8 @@ fn build_estimate(
     let family = super::from_source::engine_of_spec(b)
         .ok()
         .map(|e| e.family());
-    let same_flags = |r: &crate::builds::BuildRecord| {
-        r.flags == b.flags
-            && r.extra == b.extra
-            && b.engine.as_deref().is_none_or(|e| e == r.engine)
-            && family.is_none_or(|f| super::family_named(&r.engine) == f)
-    };
+    let engine = super::from_source::recorded_engine_of_spec(b);
+    let same_flags = |r: &crate::builds::BuildRecord| like_build(b, family, engine.as_deref(), r);
     let same_source = |r: &crate::builds::BuildRecord| {
         r.source == b.source || r.source.starts_with(&format!("{}=", b.source))
     };
@@ -224,5 +233,51 @@ fn build_estimate(
             format!("{what}: to build (no build time known here)"),
             0.0,
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::study::BuildSpec;
+
+    fn record(engine: &str, flags: &str, source: &str) -> crate::builds::BuildRecord {
+        serde_json::from_value(serde_json::json!({
+            "name": format!("{engine}-x-{flags}-00000000"), "key": "k", "engine": engine,
+            "release": "x", "flags": flags, "options": [], "source": source,
+            "source_version": "x", "source_sha256": "x", "compiler": "cc", "recipe_version": 3,
+            "host": "vm", "built_unix": 1, "build_seconds": 2302.0, "size_bytes": 1,
+            "server": "bin/mysqld", "binary_sha256": "x"
+        }))
+        .unwrap()
+    }
+
+    fn spec(text: &str) -> BuildSpec {
+        toml::from_str(text).unwrap()
+    }
+
+    fn like(b: &BuildSpec, r: &crate::builds::BuildRecord) -> bool {
+        let family = super::super::from_source::engine_of_spec(b)
+            .ok()
+            .map(|e| e.family());
+        let engine = super::super::from_source::recorded_engine_of_spec(b);
+        like_build(b, family, engine.as_deref(), r)
+    }
+
+    #[test]
+    fn a_mariadb_build_is_not_estimated_from_a_mysql_build_of_the_same_flags() {
+        let mariadb = spec("source = \"debian:mariadb=1:10.11.18-0+deb12u1\"\nflags = \"no_pfs\"");
+        let mysql_build = record("mysql", "no_pfs", "debian:mysql-9.7=9.7.2-4");
+        let mariadb_build = record("mariadb", "no_pfs", "debian:mariadb=1:10.11.18-0+deb12u1");
+        assert!(!like(&mariadb, &mysql_build));
+        assert!(like(&mariadb, &mariadb_build));
+        let mysql = spec("source = \"debian:mysql-9.7\"\nflags = \"no_pfs\"");
+        assert!(like(&mysql, &mysql_build));
+        assert!(!like(&mysql, &mariadb_build));
+        // Another flag set is another build time.
+        assert!(!like(
+            &mysql,
+            &record("mysql", "release", "debian:mysql-9.7")
+        ));
     }
 }
