@@ -29,3 +29,21 @@ pub use dialect::{Dialect, KeyWidth, NumberedKey};
 pub use failure::Failure;
 pub use secrets::{password_from_file, redact_password};
 pub use session::{Prepared, Session, SessionError};
+
+/// Whether a connection's IO error is its time running out (a read bound by a timeout ends
+/// with `WouldBlock` on Linux), not a refusal.
+fn timed_out(io: &std::io::Error) -> bool {
+    matches!(
+        io.kind(),
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+    )
+}
+
+/// A server that took the connection but did not answer in time: busy or stuck, which is the
+/// host's state, not the user's mistake.
+fn no_answer(at: &str, io: &std::io::Error) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the server at {at} did not answer within the connection's time limit ({io}): it is \
+         busy (many clients connecting at once on few cores) or stuck"
+    )
+}

@@ -132,8 +132,14 @@ impl Endpoint {
     /// A connection of psbench's own client (connection::wire, connection::postgres), for the
     /// measured statements; the mistakes are explained as for `connect`.
     pub fn session(&self) -> Result<Session> {
+        self.session_within(CONNECT_TIMEOUT)
+    }
+
+    /// Like `session`, connecting and each step of the handshake bounded by `timeout`: many
+    /// clients connecting at once to a server on a small host may need longer than one.
+    pub fn session_within(&self, timeout: Duration) -> Result<Session> {
         if self.engine == Engine::Postgres {
-            return Ok(Session::Pg(self.pg().connect()?));
+            return Ok(Session::Pg(self.pg().connect_within(timeout)?));
         }
         let login = Login {
             socket: self.socket.as_deref(),
@@ -143,7 +149,7 @@ impl Endpoint {
             password: self.password.as_deref(),
             database: self.database.as_deref(),
         };
-        super::wire::Session::connect(&login, CONNECT_TIMEOUT)
+        super::wire::Session::connect(&login, timeout)
             .map(Session::MySql)
             .map_err(|e| {
                 let explained = match &e {
@@ -225,6 +231,7 @@ impl Endpoint {
                 "cannot open another connection to {at}: this process reached its open-files \
                  limit (ulimit -n)"
             )),
+            (_, Some(io)) if super::timed_out(io) => super::no_answer(&at, io),
             (_, Some(io)) => self.unreachable(&io.to_string()),
             _ => return None,
         })
@@ -266,5 +273,18 @@ mod tests {
             assert!(crate::error::is_usage(&e), "{e:#}");
             assert!(e.to_string().contains("cannot reach"), "{e:#}");
         }
+    }
+
+    #[test]
+    fn a_server_that_accepts_but_never_answers_is_a_timeout_not_a_mistake() {
+        // The kernel completes the connection; nothing ever sends the handshake.
+        let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = silent.local_addr().unwrap().port();
+        let e = Endpoint::tcp("127.0.0.1", port, "root")
+            .session_within(Duration::from_millis(200))
+            .err()
+            .unwrap();
+        assert!(!crate::error::is_usage(&e), "{e:#}");
+        assert!(e.to_string().contains("did not answer within"), "{e:#}");
     }
 }

@@ -104,6 +104,7 @@ impl PgEndpoint {
                 "the server at {at} refused a connection: too many connections \
                  (its max_connections is the limit; raise it, e.g. --option max_connections=N)"
             )),
+            PgError::Io(io) if super::timed_out(io) => super::no_answer(&at, io),
             PgError::Io(io) => usage(format!(
                 "cannot reach a server at {at}: {io} (is it running? check the host, port or socket)"
             )),
