@@ -4,7 +4,7 @@
 use super::collector::{Collector, ThreadTotals};
 use super::cpu::CpuUsage;
 use super::event_loop::run_thread;
-use super::gate::Gate;
+use super::gate::{Gate, Slots, CONNECTING_AT_ONCE};
 use super::interval::IntervalStats;
 use super::options::RunOptions;
 use super::schedule::Schedule;
@@ -70,6 +70,7 @@ pub fn measure(
     let class_names = workload.class_names();
     let shared = Shared::new(threads, class_names.len(), opts.event_limit());
     let gate = Gate::default();
+    let connecting = Slots::new(CONNECTING_AT_ONCE);
     let (ready_tx, ready_rx) = mpsc::channel::<(usize, Result<()>)>();
     let (done_tx, done_rx) = mpsc::channel::<()>();
     watch.starting();
@@ -83,12 +84,16 @@ pub fn measure(
                 shared: &shared,
                 done: done_tx.clone(),
             };
-            let (shared, gate) = (&shared, &gate);
+            let (shared, gate, connecting) = (&shared, &gate, &connecting);
             let spawned = std::thread::Builder::new()
                 .name(format!("psbench-w{id}"))
                 .spawn_scoped(scope, move || {
                     let _finished = finished;
-                    let init = endpoint.session_within(START_LIMIT).and_then(|mut conn| {
+                    let session = {
+                        let _slot = connecting.take();
+                        endpoint.session_within(START_LIMIT)
+                    };
+                    let init = session.and_then(|mut conn| {
                         let worker = workload.worker(id, threads, seed, &mut conn)?;
                         Ok((conn, worker))
                     });
