@@ -18,7 +18,8 @@ mod source;
 mod tokens;
 
 use checks::{
-    apart_breaches, engine_questions, forbidden, list_breaches, long_files, stage_breaches,
+    apart_breaches, engine_questions, forbidden, kind_questions, list_breaches, long_files,
+    stage_breaches,
 };
 use graph::{file_cycles, stage_cycles};
 use source::{line_counts, scan};
@@ -139,6 +140,21 @@ const ENGINE_QUESTIONS: &[&str] = &[
     "is_mariadb",
 ];
 
+/// The only stage that may ask which kind of workload a step is: the kinds live there
+/// (workloads::kinds), and everything else asks the kind.
+const KIND_ASKING_STAGES: &[&str] = &["workloads"];
+
+/// The ways of asking which kind of workload a step is: its names and the tests on them.
+const KIND_QUESTIONS: &[&str] = &[
+    "is_insert_benchmark",
+    "is_pgbench",
+    "is_script",
+    "is_replay",
+    "INSERT_BENCHMARK",
+    "PGBENCH_WORKLOADS",
+    "insert_benchmark::InsertBenchmark",
+];
+
 fn manifest_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -178,6 +194,12 @@ fn src_engine_families_never_import_each_other() {
 fn src_asks_which_engine_only_in_engines_and_connection() {
     let found = engine_questions(&scan(manifest_dir()));
     assert_none("places asking which engine", found);
+}
+
+#[test]
+fn src_asks_which_kind_of_workload_only_in_workloads() {
+    let found = kind_questions(&scan(manifest_dir()));
+    assert_none("places asking which kind of workload", found);
 }
 
 #[test]

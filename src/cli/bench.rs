@@ -7,10 +7,10 @@ use super::insert_benchmark::InsertBenchmarkArgs;
 use crate::console::{self, RunContext};
 use crate::driver::RunOptions;
 use crate::results::CpuList;
-use crate::workloads::pgbench::{is_pgbench, PgbenchOptions, PGBENCH_WORKLOADS};
+use crate::workloads::pgbench::PgbenchOptions;
 use crate::workloads::sysbench::options::parse_switch;
-use crate::workloads::{workload_by_name, OltpOptions, SYSBENCH_WORKLOADS};
-use anyhow::{Context, Result};
+use crate::workloads::OltpOptions;
+use anyhow::Result;
 use clap::{ArgAction, Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -41,11 +41,7 @@ pub struct BenchArgs {
 }
 
 fn workload_help() -> String {
-    format!(
-        "The workload: {}; on PostgreSQL also pgbench's {}",
-        SYSBENCH_WORKLOADS.join(", "),
-        PGBENCH_WORKLOADS.join(", ")
-    )
+    crate::workloads::bench_workloads_help()
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -173,11 +169,9 @@ pub fn command(args: BenchArgs) -> Result<()> {
     let (Some(name), Some(command)) = (&args.workload, args.command) else {
         return Err(crate::error::usage("bench needs a WORKLOAD and a COMMAND"));
     };
-    let workload = workload_by_name(name, &args.oltp, &args.pgbench)?;
     let endpoint = args.connection.endpoint()?;
-    if is_pgbench(name) {
-        crate::workloads::pgbench::postgres_only(name, &endpoint)?;
-    }
+    let (workload, workload_options) =
+        crate::workloads::bench_workload(name, &args.oltp, &args.pgbench, &endpoint)?;
     // Not locked: workloads print progress from their own threads.
     let mut out = std::io::stdout();
     match command {
@@ -190,12 +184,6 @@ pub fn command(args: BenchArgs) -> Result<()> {
         ),
         BenchCommand::Cleanup => console::sysbench::cleanup(workload.as_ref(), &endpoint, &mut out),
         BenchCommand::Run => {
-            let workload_options = if is_pgbench(name) {
-                serde_json::to_value(&args.pgbench)
-            } else {
-                serde_json::to_value(&args.oltp)
-            }
-            .context("recording the workload options")?;
             let command_line: Vec<String> = std::env::args().collect();
             let _placed = client_placement(&args.run.client_cpus)?;
             let ctx = RunContext {

@@ -6,7 +6,7 @@
 //! and the class of host. The release, binary checksum and date are the point's own.
 
 use crate::results::build::Origin;
-use crate::results::study::{Study, Variant, WorkloadStep};
+use crate::results::study::{Variant, WorkloadStep};
 use crate::results::{Host, StudyResults, VariantProvenance};
 use crate::stats::compare::t_interval;
 use std::collections::BTreeMap;
@@ -113,7 +113,7 @@ pub fn points(doc: &StudyResults) -> Vec<(SeriesKey, Point)> {
             engine: engine(prov),
             channel: channel(prov),
             step: step.to_string(),
-            workload: workload(&doc.study, step),
+            workload: workload(doc, step),
             settings: settings(doc.study.variants.iter().find(|v| v.name == variant)),
             threads,
             metric,
@@ -242,15 +242,18 @@ fn source(p: &VariantProvenance) -> Option<String> {
     }
 }
 
-/// The study's entry that measured `step`.
-fn entry<'a>(study: &'a Study, step: &str) -> Option<&'a WorkloadStep> {
+/// The study's entry that measured `step`: the entry labelled so, else one that measured its
+/// own steps under their labels (its label is no step of the document) and names them
+/// after its name, or has none.
+fn entry<'a>(doc: &'a StudyResults, step: &str) -> Option<&'a WorkloadStep> {
+    let study = &doc.study;
     study
         .workloads
         .iter()
         .find(|w| w.label() == step)
         .or_else(|| {
             study.workloads.iter().find(|w| {
-                w.is_insert_benchmark()
+                !doc.steps.contains(&w.label())
                     && w.name
                         .as_ref()
                         .is_none_or(|n| step.starts_with(&format!("{n} ")))
@@ -258,10 +261,11 @@ fn entry<'a>(study: &'a Study, step: &str) -> Option<&'a WorkloadStep> {
         })
 }
 
-fn workload(study: &Study, step: &str) -> String {
+fn workload(doc: &StudyResults, step: &str) -> String {
+    let study = &doc.study;
     let d = &study.dataset;
     let mut parts = Vec::new();
-    if let Some(e) = entry(study, step) {
+    if let Some(e) = entry(doc, step) {
         parts.push(e.workload.clone());
         if !e.options.is_empty() {
             parts.push(e.options.to_string().trim().replace('\n', ", "));

@@ -505,9 +505,6 @@ fn server_options<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>,
     Ok(out)
 }
 
-/// The workload name of the Insert Benchmark in a study file.
-pub const INSERT_BENCHMARK: &str = "insert-benchmark";
-
 impl Study {
     /// The release variant `name` runs (`postgres-17.2.0`), if it names one.
     pub fn release_of(&self, name: &str) -> Option<&str> {
@@ -530,13 +527,9 @@ impl WorkloadStep {
             .unwrap_or_else(|| self.workload.trim_start_matches("oltp_").to_string())
     }
 
-    pub fn is_insert_benchmark(&self) -> bool {
-        self.workload == INSERT_BENCHMARK
-    }
-
-    /// The label of one Insert Benchmark step's cells: the step's own name ("l.i1", "qr100"),
-    /// after the entry's name when it has one.
-    pub fn ibench_label(&self, step: &str) -> String {
+    /// The label of the cells of one of the entry's own steps (an Insert Benchmark step:
+    /// "l.i1", "qr100"): the step's name, after the entry's name when it has one.
+    pub fn sub_label(&self, step: &str) -> String {
         match &self.name {
             Some(n) => format!("{n} {step}"),
             None => step.to_string(),

@@ -8,8 +8,7 @@ use super::cell::{self, CellPlan, Target};
 use super::context::{cell_seed, record, RunContext};
 use super::slices::{combine, Slice};
 use super::throughput::{
-    death_note, device_of, launch, most_connections, prepare_regime, record_round, restarted_note,
-    step_workloads,
+    death_note, device_of, launch, prepare_regime, record_round, restarted_note, step_workloads,
 };
 use super::work::order;
 use super::{dataset, variant};
@@ -66,15 +65,14 @@ pub fn run_alternating(ctx: &RunContext, res: &mut StudyResults) -> Result<()> {
     let workloads = step_workloads(study)?;
     let slots: Vec<(usize, u32)> = workloads
         .iter()
-        .enumerate()
         .filter(|(_, (w, _))| study.throughput_selects(&w.label()))
-        .flat_map(|(i, (w, _))| study.threads_for(w).into_iter().map(move |t| (i, t)))
+        .flat_map(|(&i, (w, _))| study.cells_of(w).into_iter().map(move |(_, t)| (i, t)))
         .collect();
-    let clients = most_connections(study);
+    let clients = study.most_connections();
     for (round, _) in my_rounds(study, res) {
         let variants = order(study, res, round);
         let todo = |res: &StudyResults, v: &Variant, (i, t): (usize, u32)| {
-            missing(res, round, v, workloads[i].0.label(), t)
+            missing(res, round, v, workloads[&i].0.label(), t)
         };
         if !variants
             .iter()
@@ -102,7 +100,7 @@ pub fn run_alternating(ctx: &RunContext, res: &mut StudyResults) -> Result<()> {
             });
         }
         for &(i, threads) in &slots {
-            let (w, workload) = &workloads[i];
+            let (w, workload) = &workloads[&i];
             let who: Vec<usize> = (0..live.len())
                 .filter(|&k| todo(res, live[k].variant, (i, threads)))
                 .collect();

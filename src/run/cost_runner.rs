@@ -7,7 +7,7 @@ use crate::cost::{self, ibench, Counter};
 use crate::results::{CostResult, StudyResults};
 use crate::study::file::Variant;
 use crate::study::file::WorkloadStep;
-use crate::study::ibench_cost::{cost_labels, measured_steps};
+use crate::workloads::kinds::Counted;
 use anyhow::{Context, Result};
 use std::time::{Duration, Instant};
 
@@ -38,7 +38,8 @@ pub(super) fn run_cost(
             .cost_steps()
             .into_iter()
             .filter(|w| {
-                cost_labels(study, w)
+                study
+                    .cost_labels(w)
                     .iter()
                     .any(|l| res.cost_for(&v.name, l).is_none())
             })
@@ -82,50 +83,57 @@ pub(super) fn run_cost(
             dumps: dumps.clone(),
         };
         for w in pending {
-            if w.is_insert_benchmark() {
-                cost_of_insert_benchmark(ctx, v, w, counter, &target, &mut began, res)?;
-                continue;
-            }
-            progress.start(&format!("cost: {} {}", v.name, w.label()));
-            let workload = study.workload_of(w)?;
-            let seed = cell_seed(COST_SEED, 0, &w.label(), 1);
-            let windows = w.cost_events.clone().unwrap_or(study.cost.events.clone());
-            // Heavier transactions take fewer warm-up transactions, as they take fewer measured ones.
-            let plan = cost::Plan {
-                warmup: study.cost.warmup_events.min(windows[0]),
-                windows,
+            let workloads = match study.counted_of(w)? {
+                Counted::Sequence { .. } => {
+                    cost_of_sequence(ctx, v, w, counter, &target, &mut began, res)?;
+                    continue;
+                }
+                Counted::Transactions(workloads) => workloads,
             };
-            let mut entry = CostResult::new(&v.name, &w.label());
-            match cost::measure(counter, &target, workload.as_ref(), &plan, seed) {
-                Ok(m) => {
-                    if m.unstable {
-                        progress.note(&format!(
-                            "cost {} {} unstable: estimates {}",
-                            v.name,
-                            w.label(),
-                            cost_estimates(&m.estimates)
-                        ));
+            for (label, workload) in workloads {
+                if res.cost_for(&v.name, &label).is_some() {
+                    continue;
+                }
+                progress.start(&format!("cost: {} {label}", v.name));
+                let seed = cell_seed(COST_SEED, 0, &label, 1);
+                let windows = w.cost_events.clone().unwrap_or(study.cost.events.clone());
+                // Heavier transactions take fewer warm-up transactions, as they take fewer
+                // measured ones.
+                let plan = cost::Plan {
+                    warmup: study.cost.warmup_events.min(windows[0]),
+                    windows,
+                };
+                let mut entry = CostResult::new(&v.name, &label);
+                match cost::measure(counter, &target, workload.as_ref(), &plan, seed) {
+                    Ok(m) => {
+                        if m.unstable {
+                            progress.note(&format!(
+                                "cost {} {label} unstable: estimates {}",
+                                v.name,
+                                cost_estimates(&m.estimates)
+                            ));
+                        }
+                        entry.ok = true;
+                        entry.ir_per_txn = m.ir_per_txn;
+                        entry.estimates = m.estimates;
+                        entry.unstable = m.unstable;
+                        entry.windows = m.windows.iter().map(cost::Window::recorded).collect();
                     }
-                    entry.ok = true;
-                    entry.ir_per_txn = m.ir_per_txn;
-                    entry.estimates = m.estimates;
-                    entry.unstable = m.unstable;
-                    entry.windows = m.windows.iter().map(cost::Window::recorded).collect();
-                }
-                Err(e) if crate::server::registry::stopping() => {
-                    return Err(e.context("stopped by a signal"));
-                }
-                Err(e) => {
-                    let msg = format!("{e:#}");
-                    progress.note(&format!("cost {} {} failed: {msg}", v.name, w.label()));
-                    entry.error = Some(msg);
-                }
-            };
-            entry.seconds = Some(began.elapsed().as_secs_f64());
-            began = Instant::now();
-            res.cost.push(entry);
-            res.save(&req.out_dir)?;
-            progress.done();
+                    Err(e) if crate::server::registry::stopping() => {
+                        return Err(e.context("stopped by a signal"));
+                    }
+                    Err(e) => {
+                        let msg = format!("{e:#}");
+                        progress.note(&format!("cost {} {label} failed: {msg}", v.name));
+                        entry.error = Some(msg);
+                    }
+                };
+                entry.seconds = Some(began.elapsed().as_secs_f64());
+                began = Instant::now();
+                res.cost.push(entry);
+                res.save(&req.out_dir)?;
+                progress.done();
+            }
         }
         drop(sb);
         variant::discard(&req.home, &name);
@@ -133,9 +141,9 @@ pub(super) fn run_cost(
     Ok(())
 }
 
-/// An Insert Benchmark entry's cost results on the variant's server, each recorded and saved
-/// as soon as it is known.
-fn cost_of_insert_benchmark(
+/// The cost results of an entry whose steps run in order (the Insert Benchmark's) on the
+/// variant's server, each recorded and saved as soon as it is known.
+fn cost_of_sequence(
     ctx: &RunContext,
     v: &Variant,
     w: &WorkloadStep,
@@ -144,15 +152,17 @@ fn cost_of_insert_benchmark(
     began: &mut Instant,
     res: &mut StudyResults,
 ) -> Result<()> {
-    let queries = measured_steps(ctx.study, w)?.iter().any(|s| s.is_query());
-    if queries && !res.notes.iter().any(|n| n == ibench::QUERY_NOTE) {
-        res.notes.push(ibench::QUERY_NOTE.to_string());
-    }
-    let missing: Vec<String> = cost_labels(ctx.study, w)
+    let missing: Vec<String> = ctx
+        .study
+        .cost_labels(w)
         .into_iter()
         .filter(|l| res.cost_for(&v.name, l).is_none())
         .collect();
     let entry = super::ibench_cost::cost_entry(ctx.study, w, COST_SEED, &missing)?;
+    let queries = entry.steps.iter().any(|s| s.counted && s.step.is_query());
+    if queries && !res.notes.iter().any(|n| n == ibench::QUERY_NOTE) {
+        res.notes.push(ibench::QUERY_NOTE.to_string());
+    }
     let mut rec = Recorder { ctx, v, began, res };
     ibench::measure_entry(counter, target, &entry, &mut rec)
 }

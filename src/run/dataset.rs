@@ -145,19 +145,11 @@ pub(super) fn add_datadirs(
     res: &mut crate::results::StudyResults,
     datadirs: &mut std::collections::BTreeMap<Option<PathBuf>, Prepared>,
 ) -> Result<()> {
-    let data_opts = match study.sysbench_steps().first() {
-        Some(w) => study.workload_options(w)?,
-        None => study
-            .workload_options(&study.workloads[0])
-            .unwrap_or_default(),
-    };
+    let need = study.data_needs()?;
+    let data_opts = need.oltp.unwrap_or_default();
+    let pgbench_scale = need.pgbench_scale;
     for v in variants {
         if !datadirs.contains_key(&v.basedir) {
-            let pgbench_scale = study
-                .workloads
-                .iter()
-                .any(|w| crate::workloads::pgbench::is_pgbench(&w.workload))
-                .then(|| study.pgbench_scale());
             let d = prepared(
                 home,
                 v.basedir.as_deref(),

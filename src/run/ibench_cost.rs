@@ -1,12 +1,13 @@
-//! An Insert Benchmark entry as cost mode runs it on one variant: the steps up to the last
-//! one still missing, each with its cell's seed (which steps a study measures:
-//! crate::study::ibench_cost; the counting itself: crate::cost::ibench).
+//! An entry whose steps run in order (the Insert Benchmark) as cost mode runs it on one
+//! variant: the steps up to the last one still missing, each with its cell's seed (which
+//! steps get a result: the entry's kind, workloads::kinds; the counting itself:
+//! crate::cost::ibench).
 
 use super::context::cell_seed;
 use crate::cost::ibench::{Entry, EntryStep};
 use crate::cost::Plan;
 use crate::study::file::{Study, WorkloadStep};
-use crate::study::ibench_cost::{all_steps, cost_options, measured_steps};
+use crate::workloads::kinds::Counted;
 use anyhow::Result;
 
 /// The entry as cost mode runs it on one variant: `wanted` are the labels of the results
@@ -18,28 +19,25 @@ pub fn cost_entry(
     base_seed: u64,
     wanted: &[String],
 ) -> Result<Entry> {
-    let options = cost_options(study, w)?;
+    let Counted::Sequence {
+        options,
+        steps: all,
+        counted,
+    } = study.counted_of(w)?
+    else {
+        anyhow::bail!("workload '{}' is counted by transactions", w.label());
+    };
     let windows = w.cost_events.clone().unwrap_or(study.cost.events.clone());
-    let counted: Vec<String> = measured_steps(study, w)?
-        .iter()
-        .map(|s| w.ibench_label(&s.name))
-        .filter(|l| wanted.contains(l))
-        .collect();
-    let all = all_steps(study, w)?;
-    let last = all
-        .iter()
-        .rposition(|s| counted.contains(&w.ibench_label(&s.name)));
+    let counted: Vec<String> = counted.into_iter().filter(|l| wanted.contains(l)).collect();
+    let last = all.iter().rposition(|(label, _)| counted.contains(label));
     let steps = all
         .into_iter()
         .take(last.map_or(0, |i| i + 1))
-        .map(|step| {
-            let label = w.ibench_label(&step.name);
-            EntryStep {
-                seed: cell_seed(base_seed, 0, &label, 1),
-                counted: counted.contains(&label),
-                label,
-                step,
-            }
+        .map(|(label, step)| EntryStep {
+            seed: cell_seed(base_seed, 0, &label, 1),
+            counted: counted.contains(&label),
+            label,
+            step,
         })
         .collect();
     // Heavier transactions take fewer warm-up transactions, as they take fewer measured ones.

@@ -10,20 +10,26 @@ use crate::results::{CellKey, StudyResults};
 use crate::server::Sandbox;
 use crate::study::file::WorkloadStep;
 use crate::workloads::ibench::{schema, Step};
+use crate::workloads::kinds::Sequence;
 use anyhow::{Context, Result};
 
-/// Every step of entry `w` in order on fresh tables; a failed step ends the sequence.
+/// A study's entry whose steps run in order, as its kind gave them.
+pub struct Entry<'a> {
+    pub w: &'a WorkloadStep,
+    pub sequence: Sequence,
+}
+
+/// Every step of the entry in order on fresh tables; a failed step ends the sequence.
 pub fn run_entry(
     ctx: &RunContext,
     sb: &Sandbox,
     device: Option<&crate::probes::device::Device>,
     round: u32,
     variant: &str,
-    w: &WorkloadStep,
+    entry: &Entry,
     res: &mut StudyResults,
 ) -> Result<()> {
-    let opts = ctx.study.ibench_options(w)?;
-    let steps = ctx.study.ibench_steps(w)?;
+    let (w, opts, steps) = (entry.w, &entry.sequence.options, &entry.sequence.steps);
     let endpoint = sb.tcp_endpoint();
     let admin = sb.admin_endpoint();
     let target = Target {
@@ -36,7 +42,7 @@ pub fn run_entry(
     };
     let ib = ibench::Target {
         endpoint: &endpoint,
-        opts: &opts,
+        opts,
         percentiles: &[],
     };
     let mut host = Cells {
@@ -48,7 +54,7 @@ pub fn run_entry(
         clients: opts.clients,
         res,
     };
-    let outcome = ibench::run_sequence(&ib, &admin, &steps, &mut host);
+    let outcome = ibench::run_sequence(&ib, &admin, steps, &mut host);
     let _ = schema::drop_database(&admin);
     outcome
 }
@@ -95,7 +101,7 @@ impl StepHost for Cells<'_> {
         let key = CellKey {
             round: self.round,
             variant: self.variant.to_string(),
-            step: self.entry.ibench_label(&step.name),
+            step: self.entry.sub_label(&step.name),
             threads: self.clients,
         };
         self.progress().start(&format!(

@@ -46,7 +46,7 @@ pub(super) fn run(ctx: &RunContext, res: &mut StudyResults) -> Result<()> {
             .study
             .cost_steps()
             .iter()
-            .map(|w| crate::study::ibench_cost::cost_labels(ctx.study, w).len())
+            .map(|w| ctx.study.cost_labels(w).len())
             .sum();
         ctx.progress.grow(results as u64);
         ctx.progress.note(&format!(

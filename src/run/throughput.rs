@@ -11,8 +11,10 @@ use crate::results::{CellKey, CellResult, Flag, Regime, RoundRecord, StudyResult
 use crate::server::{errorlog, Sandbox};
 use crate::study::file::{Study, WorkloadStep};
 use crate::study::regime;
+use crate::workloads::kinds::Runs;
 use crate::workloads::Workload;
 use anyhow::{Context, Result};
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// The first turn of a round records its host and its variants' order.
@@ -35,7 +37,7 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
     let study = ctx.study;
     let workloads = step_workloads(study)?;
     let mut profiling = crate::profile::Session::new(&study.profile, &ctx.req.out_dir);
-    let clients = most_connections(study);
+    let clients = study.most_connections();
     for turn in turns {
         let (round, v) = (turn.round, turn.variant);
         record_round(study, res, round);
@@ -49,7 +51,7 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
         let device = device_of(&sb, res);
         prepare_regime(ctx, &sb, regime, res)?;
         for &(i, threads) in &turn.cells {
-            let (w, workload) = &workloads[i];
+            let (w, workload) = &workloads[&i];
             let key = CellKey {
                 round,
                 variant: v.name.clone(),
@@ -100,8 +102,12 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
             res.save(&ctx.req.out_dir)?;
             ctx.progress.done();
         }
-        for w in &turn.insert_benchmark {
-            insert_benchmark::run_entry(ctx, &sb, device.as_ref(), round, &v.name, w, res)?;
+        for w in &turn.in_order {
+            let Runs::Sequence(sequence) = study.runs_of(w)? else {
+                anyhow::bail!("workload '{}' runs its cells alone", w.label());
+            };
+            let entry = insert_benchmark::Entry { w, sequence };
+            insert_benchmark::run_entry(ctx, &sb, device.as_ref(), round, &v.name, &entry, res)?;
         }
         drop(sb);
         variant::discard(&ctx.req.home, &name);
@@ -109,14 +115,23 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
     Ok(())
 }
 
-/// The study's sysbench and pgbench steps with their workloads, in the study's order.
-pub(super) fn step_workloads(study: &Study) -> Result<Vec<(&WorkloadStep, Box<dyn Workload>)>> {
-    study
-        .sysbench_steps()
-        .into_iter()
-        .map(|w| Ok((w, study.workload_of(w)?)))
-        .collect()
+/// The workload of each entry whose cells run alone, by the entry's index in the study.
+pub(super) fn step_workloads(study: &Study) -> Result<StepWorkloads<'_>> {
+    let mut out = BTreeMap::new();
+    for i in study.independent_steps() {
+        let w = &study.workloads[i];
+        match study.runs_of(w)? {
+            Runs::Transactions(workload) => {
+                out.insert(i, (w, workload));
+            }
+            Runs::Sequence(_) => anyhow::bail!("workload '{}' runs its cells in order", w.label()),
+        }
+    }
+    Ok(out)
 }
+
+/// Entries whose cells run alone, with their workloads, by index in the study.
+pub(super) type StepWorkloads<'a> = BTreeMap<usize, (&'a WorkloadStep, Box<dyn Workload>)>;
 
 /// The study's note on a server that died during a cell and was started again.
 pub(super) fn restarted_note(round: u32, variant: &str, step: &str, threads: u32) -> String {
@@ -146,26 +161,6 @@ pub(super) fn launch<'a>(
         ready_timeout: Duration::from_secs(120),
         cpus: super::placement::server_cpus(ctx.study),
     })
-}
-
-/// The most client connections a cell of the study opens: its largest thread count, and for
-/// an Insert Benchmark entry its query steps' inserter, deleter and querier per client.
-pub(super) fn most_connections(study: &Study) -> u32 {
-    let sysbench = study
-        .sysbench_steps()
-        .into_iter()
-        .flat_map(|w| study.threads_for(w))
-        .max()
-        .unwrap_or(1);
-    let ibench = study
-        .workloads
-        .iter()
-        .filter(|w| w.is_insert_benchmark())
-        .filter_map(|w| study.ibench_options(w).ok())
-        .map(|o| 3 * o.clients)
-        .max()
-        .unwrap_or(0);
-    sysbench.max(ibench)
 }
 
 /// The block device holding the sandbox's datadir; when there is none (tmpfs, overlay), the

@@ -6,13 +6,14 @@ use crate::results::StudyResults;
 use crate::study::file::{Study, Variant, WorkloadStep};
 use crate::study::measures::{missing, my_rounds, throughput_variants};
 
-/// One variant's turn in one round: the sysbench cells (index into the study's sysbench
-/// steps, threads) and the Insert Benchmark entries with a step still to do.
+/// One variant's turn in one round: the cells that run alone (index into the study's
+/// workload entries, threads), and the entries whose cells run in order (an Insert
+/// Benchmark entry) with a cell still to do.
 pub struct Turn<'a> {
     pub round: u32,
     pub variant: &'a Variant,
     pub cells: Vec<(usize, u32)>,
-    pub insert_benchmark: Vec<&'a WorkloadStep>,
+    pub in_order: Vec<&'a WorkloadStep>,
 }
 
 /// Round `r`'s variant order: even rounds rotate the study's order, odd rounds its reverse
@@ -41,22 +42,26 @@ pub fn order<'a>(study: &'a Study, res: &StudyResults, round: u32) -> Vec<&'a Va
 
 /// Every variant's turn in every round that still has a cell to do, in running order.
 pub fn turns<'a>(study: &'a Study, res: &StudyResults) -> Vec<Turn<'a>> {
-    let sysbench = study.sysbench_steps();
+    let alone = study.independent_steps();
+    let entries = &study.workloads;
     let missing = |round, v: &Variant, step, threads| missing(res, round, v, step, threads);
     let mut out = Vec::new();
     for (round, local) in my_rounds(study, res) {
         for v in balanced_order(&throughput_variants(study), local) {
-            let cells: Vec<(usize, u32)> = sysbench
+            let cells: Vec<(usize, u32)> = alone
                 .iter()
-                .enumerate()
-                .flat_map(|(i, w)| study.threads_for(w).into_iter().map(move |t| (i, t)))
-                .filter(|(i, _)| study.throughput_selects(&sysbench[*i].label()))
-                .filter(|(i, t)| missing(round, v, sysbench[*i].label(), *t))
+                .flat_map(|&i| {
+                    study
+                        .cells_of(&entries[i])
+                        .into_iter()
+                        .map(move |(_, t)| (i, t))
+                })
+                .filter(|(i, _)| study.throughput_selects(&entries[*i].label()))
+                .filter(|(i, t)| missing(round, v, entries[*i].label(), *t))
                 .collect();
-            let insert_benchmark: Vec<&WorkloadStep> = study
-                .workloads
+            let in_order: Vec<&WorkloadStep> = entries
                 .iter()
-                .filter(|w| w.is_insert_benchmark() && study.throughput_selects(&w.label()))
+                .filter(|w| study.in_order(w).is_some() && study.throughput_selects(&w.label()))
                 .filter(|w| {
                     study
                         .cells_of(w)
@@ -64,12 +69,12 @@ pub fn turns<'a>(study: &'a Study, res: &StudyResults) -> Vec<Turn<'a>> {
                         .any(|(step, threads)| missing(round, v, step, threads))
                 })
                 .collect();
-            if !cells.is_empty() || !insert_benchmark.is_empty() {
+            if !cells.is_empty() || !in_order.is_empty() {
                 out.push(Turn {
                     round,
                     variant: v,
                     cells,
-                    insert_benchmark,
+                    in_order,
                 });
             }
         }
@@ -182,7 +187,7 @@ steps = ["l.i0", "qr100"]
         assert_eq!(order, [(0, "a"), (0, "b"), (1, "b"), (1, "a")]);
         let first = &turns(&study, &res)[0];
         assert_eq!(first.cells, [(0, 1), (0, 2)]);
-        assert_eq!(first.insert_benchmark.len(), 1);
+        assert_eq!(first.in_order.len(), 1);
         // Two sysbench cells and two Insert Benchmark steps per turn.
         assert_eq!(cells_todo(&study, &res), 16);
         // Cost over every variant, of both entries.
@@ -241,7 +246,7 @@ steps = ["l.i0", "qr100"]
         assert_eq!(order, [(0, "b"), (1, "b"), (1, "a")]);
         assert_eq!(t[0].cells, [(0, 1)]);
         // A sequence with a step left runs again (its steps build on each other).
-        assert_eq!(t[0].insert_benchmark.len(), 1);
+        assert_eq!(t[0].in_order.len(), 1);
         assert_eq!(cells_todo(&study, &res), 16 - 6);
         res.cost
             .push(crate::results::CostResult::new("c", "point_select"));

@@ -3,13 +3,9 @@
 //! file, line and key.
 
 pub use super::file_keys::Place;
-use crate::error::usage;
 pub use crate::results::study::{
-    CostSettings, Dataset, Limits, Mode, Schedule, Study, Variant, WorkloadStep, INSERT_BENCHMARK,
+    CostSettings, Dataset, Limits, Mode, Schedule, Study, Variant, WorkloadStep,
 };
-use crate::workloads::ibench::{parse_steps, IbenchOptions, Step};
-use crate::workloads::pgbench::{is_pgbench, PGBENCH_WORKLOADS};
-use crate::workloads::sysbench::{OltpOptions, SYSBENCH_WORKLOADS};
 use anyhow::Result;
 
 /// A study file's text → a checked study. `origin` names the file in messages. Every mistake
@@ -66,11 +62,8 @@ impl Study {
                 self.duration
             ));
         }
-        if let Some(w) = self.workloads.iter().find(|w| w.is_insert_benchmark()) {
-            return Err(format!(
-                "workload '{}': the Insert Benchmark changes its data step by step, so it runs with schedule = \"turns\"",
-                w.label()
-            ));
+        if let Some(why) = self.workloads.iter().find_map(|w| self.in_order(w)) {
+            return Err(format!("{why}, so it runs with schedule = \"turns\""));
         }
         if self.profile.enabled {
             return Err("profile samples whole cells, so it runs with schedule = \"turns\"".into());
@@ -217,45 +210,12 @@ impl Study {
             let what = format!("threshold must be in [0, 1) (got {})", self.threshold);
             p.push((Place::Key("threshold"), what));
         }
+        let ctx = self.kind_context();
         for (i, w) in self.workloads.iter().enumerate() {
             let named = format!("workload '{}'", w.label());
             let mut bad = |what: String| p.push((Place::Workload(i), what));
-            if w.is_insert_benchmark() {
-                if let Err(e) = self.ibench_steps(w) {
-                    bad(format!("{named}: {}", text(e)));
-                }
-                continue;
-            }
-            if w.steps.is_some() {
-                bad(format!("{named}: steps are for {INSERT_BENCHMARK} only"));
-            }
-            if !SYSBENCH_WORKLOADS.contains(&w.workload.as_str()) && !is_pgbench(&w.workload) {
-                let known = SYSBENCH_WORKLOADS
-                    .iter()
-                    .chain(PGBENCH_WORKLOADS)
-                    .copied()
-                    .chain([INSERT_BENCHMARK]);
-                bad(format!(
-                    "unknown workload '{}'{} (known: {}, {INSERT_BENCHMARK}, and on PostgreSQL {})",
-                    w.workload,
-                    crate::error::suggestion(&w.workload, known),
-                    SYSBENCH_WORKLOADS.join(", "),
-                    PGBENCH_WORKLOADS.join(", ")
-                ));
-                continue;
-            }
-            let threads = w.threads.as_ref().unwrap_or(&self.threads);
-            if threads.is_empty() || threads.contains(&0) {
-                bad(format!(
-                    "{named}: thread counts must be at least 1 (got {threads:?})"
-                ));
-            }
-            let options = [
-                self.workload_options(w).err(),
-                self.pgbench_options(w).err(),
-            ];
-            for e in options.into_iter().flatten() {
-                bad(format!("{named}: {}", text(e)));
+            for what in self.kind(w).mistakes(w, &ctx) {
+                bad(format!("{named}: {what}"));
             }
             if let Some(Err(e)) = w
                 .cost_events
@@ -310,91 +270,11 @@ impl Study {
         (tables, rows)
     }
 
-    /// The workload's options: sysbench's defaults, the dataset, then the step's overrides.
-    /// An unknown key is an error.
-    pub fn workload_options(&self, w: &WorkloadStep) -> Result<OltpOptions> {
-        let (tables, rows) = self.dataset_size();
-        let mut base = OltpOptions {
-            tables,
-            table_size: rows,
-            ..OltpOptions::default()
-        };
-        // pgbench's steps take pgbench's options (Study::pgbench_options).
-        if w.options.is_empty() || is_pgbench(&w.workload) {
-            return Ok(base);
-        }
-        let mut table = toml::Table::try_from(&base)?;
-        for (k, v) in &w.options {
-            let key = k.replace('-', "_");
-            if !table.contains_key(&key) {
-                return Err(usage(format!(
-                    "unknown workload option '{k}'{}",
-                    crate::error::suggestion(&key, table.keys().map(String::as_str))
-                )));
-            }
-            table.insert(key, v.clone());
-        }
-        base = table
-            .try_into()
-            .map_err(|e: toml::de::Error| usage(format!("workload options: {}", e.message())))?;
-        base.validate()?;
-        Ok(base)
-    }
-
-    /// An Insert Benchmark entry's options: its defaults, then the entry's `options`.
-    pub fn ibench_options(&self, w: &WorkloadStep) -> Result<IbenchOptions> {
-        let mut table = toml::Table::new();
-        for (k, v) in &w.options {
-            table.insert(k.replace('-', "_"), v.clone());
-        }
-        let o: IbenchOptions = table
-            .try_into()
-            .map_err(|e: toml::de::Error| usage(format!("workload options: {}", e.message())))?;
-        o.validate()?;
-        Ok(o)
-    }
-
-    /// An Insert Benchmark entry's steps, in order.
-    pub fn ibench_steps(&self, w: &WorkloadStep) -> Result<Vec<Step>> {
-        let o = self.ibench_options(w)?;
-        let list = w
-            .steps
-            .as_ref()
-            .map(|s| s.join(","))
-            .unwrap_or_else(|| "all".into());
-        parse_steps(&list, &o)
-    }
-
-    /// The cells of one workload entry: (step label, threads). An Insert Benchmark entry has
-    /// one per step, at its client count.
-    pub fn cells_of(&self, w: &WorkloadStep) -> Vec<(String, u32)> {
-        if w.is_insert_benchmark() {
-            let clients = self.ibench_options(w).map_or(1, |o| o.clients);
-            let steps = self.ibench_steps(w).unwrap_or_default();
-            return steps
-                .iter()
-                .map(|s| (w.ibench_label(&s.name), clients))
-                .collect();
-        }
-        self.threads_for(w)
-            .into_iter()
-            .map(|t| (w.label(), t))
-            .collect()
-    }
-
     /// Every measured cell's (step label, threads), in the study's order.
     pub fn cells(&self) -> Vec<(String, u32)> {
         self.workloads
             .iter()
             .flat_map(|w| self.cells_of(w))
-            .collect()
-    }
-
-    /// The sysbench workload entries (the Insert Benchmark's are run as a step sequence).
-    pub fn sysbench_steps(&self) -> Vec<&WorkloadStep> {
-        self.workloads
-            .iter()
-            .filter(|w| !w.is_insert_benchmark())
             .collect()
     }
 
@@ -422,9 +302,7 @@ impl Study {
 
     /// Whether cost mode measures the workload entry `w`, at least in part.
     pub fn cost_measures(&self, w: &WorkloadStep) -> bool {
-        self.cost_selects(&w.label())
-            || (w.is_insert_benchmark()
-                && self.cells_of(w).iter().any(|(l, _)| self.cost_selects(l)))
+        !self.cost_labels(w).is_empty()
     }
 
     /// The workload entries measured in cost mode, at least in part.
@@ -486,7 +364,8 @@ options = { db_ps_mode = "disable", range-size = 50 }
         assert_eq!(s.base_variant(), "off");
         assert_eq!(s.rounds, 3);
         assert_eq!(s.threads, [1, 2]);
-        let o = s.workload_options(&s.workloads[0]).unwrap();
+        let o =
+            crate::workloads::kinds::sysbench::options(&s.workloads[0], &s.kind_context()).unwrap();
         assert_eq!(o.range_size, 50);
         assert_eq!(o.db_ps_mode, crate::workloads::sysbench::PsMode::Disable);
         assert_eq!(s.workloads[0].label(), "point_select");
@@ -499,7 +378,12 @@ options = { db_ps_mode = "disable", range-size = 50 }
         );
         let s = parse(&text, "t.toml").unwrap();
         let w = &s.workloads[1];
-        assert_eq!(s.ibench_options(w).unwrap().rows_i1, 10);
+        assert_eq!(
+            crate::workloads::kinds::insert_benchmark::options(w)
+                .unwrap()
+                .rows_i1,
+            10
+        );
         assert_eq!(
             s.cells(),
             [
@@ -509,7 +393,7 @@ options = { db_ps_mode = "disable", range-size = 50 }
                 ("qr500".to_string(), 2)
             ]
         );
-        // Cost mode measures both entries (the Insert Benchmark's by step: ibench_cost.rs).
+        // Cost mode measures both entries (the Insert Benchmark's by step).
         assert_eq!(s.cost_steps().len(), 2);
         let bad_step = text.replace("qr500", "qz500");
         assert!(err(&bad_step).contains("unknown Insert Benchmark step 'qz500'"));

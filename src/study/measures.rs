@@ -4,7 +4,6 @@
 //! a resumed run agree on what is left.
 
 use super::file::{Mode, Study, Variant, WorkloadStep};
-use super::ibench_cost::cost_labels;
 use crate::results::{CellKey, StudyResults};
 
 /// The variants measured in throughput mode, in the study's order.
@@ -53,7 +52,8 @@ pub fn cost_todo<'a>(study: &'a Study, res: &StudyResults) -> Vec<(&'a Variant, 
         .into_iter()
         .flat_map(|v| study.cost_steps().into_iter().map(move |w| (v, w)))
         .filter(|(v, w)| {
-            cost_labels(study, w)
+            study
+                .cost_labels(w)
                 .iter()
                 .any(|l| res.cost_for(&v.name, l).is_none())
         })
@@ -66,7 +66,8 @@ pub fn cost_results_todo(study: &Study, res: &StudyResults) -> u64 {
     cost_todo(study, res)
         .iter()
         .map(|(v, w)| {
-            cost_labels(study, w)
+            study
+                .cost_labels(w)
                 .iter()
                 .filter(|l| res.cost_for(&v.name, l).is_none())
                 .count() as u64

@@ -5,7 +5,6 @@
 pub mod builtin;
 pub mod file;
 mod file_keys;
-pub mod ibench_cost;
 pub mod load;
 pub mod measures;
 pub mod overrides;
@@ -13,6 +12,6 @@ pub mod plan;
 mod published_check;
 pub mod regime;
 mod selections;
+mod steps;
 pub mod study_toml;
 mod sweep;
-mod workload_of;

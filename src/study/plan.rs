@@ -2,10 +2,9 @@
 //! data, its cells per mode, its rounds — and how long it should take, without starting
 //! anything.
 
-use super::file::{Mode, Schedule, Study, WorkloadStep};
+use super::file::{Mode, Schedule, Study};
 use super::measures::{cost_variants, throughput_variants};
 use crate::results::{ShardInfo, StudyResults};
-use crate::workloads::ibench::StepKind;
 use std::fmt::Write;
 
 /// Seconds a model of the run gives; only the ratio of two studies' models is used when the
@@ -199,7 +198,7 @@ fn cost_counts(study: &Study) -> usize {
     let per_variant: usize = study
         .cost_steps()
         .iter()
-        .map(|w| super::ibench_cost::cost_labels(study, w).len())
+        .map(|w| study.cost_labels(w).len())
         .sum();
     cost_variants(study).len() * per_variant
 }
@@ -262,18 +261,7 @@ fn minutes_text(m: f64) -> String {
 fn model_seconds(study: &Study) -> f64 {
     let variants = throughput_variants(study).len() as f64;
     let rounds = study.rounds as f64;
-    let mut turn = TURN_S;
-    for w in study
-        .workloads
-        .iter()
-        .filter(|w| study.throughput_selects(&w.label()))
-    {
-        turn += if w.is_insert_benchmark() {
-            ibench_turn_s(study, w)
-        } else {
-            study.threads_for(w).len() as f64 * (study.warmup + study.duration + CELL_OVERHEAD_S)
-        };
-    }
+    let turn = TURN_S + study.turn_seconds(CELL_OVERHEAD_S);
     let throughput = if variants > 0.0 {
         rounds * variants * turn
     } else {
@@ -283,23 +271,4 @@ fn model_seconds(study: &Study) -> f64 {
     let load = LOAD_FIXED_S + LOAD_PER_100K_ROWS_S * (tables as f64 * rows as f64) / 1e5;
     let servers = crate::engines::plan::servers(study).len() as f64;
     throughput + cost_counts(study) as f64 * COUNT_S + servers * load
-}
-
-/// One turn of an Insert Benchmark entry: its loads at the rates measured here (l.i0 about
-/// 330,000 rows/s; l.i1 and l.i2, with deletes, 4.3–5 s per 100,000 rows), its
-/// query steps at their length, and the cleanup.
-fn ibench_turn_s(study: &Study, w: &WorkloadStep) -> f64 {
-    let (Ok(o), Ok(steps)) = (study.ibench_options(w), study.ibench_steps(w)) else {
-        return 0.0;
-    };
-    let mut s = o.cleanup_seconds.unwrap_or(15.0);
-    for step in &steps {
-        s += match &step.kind {
-            StepKind::Load { deletes: false } => step.rows() as f64 / 330_000.0,
-            StepKind::Load { deletes: true } => step.rows() as f64 * 4.5e-5,
-            StepKind::Index => 8.5,
-            StepKind::Query { .. } => o.query_seconds as f64 + 1.0,
-        };
-    }
-    s
 }

@@ -13,11 +13,7 @@ impl Study {
             .cells()
             .into_iter()
             .map(|(s, _)| s)
-            .chain(
-                self.workloads
-                    .iter()
-                    .flat_map(|w| super::ibench_cost::cost_labels(self, w)),
-            )
+            .chain(self.workloads.iter().flat_map(|w| self.cost_labels(w)))
             .collect();
         let threads: Vec<u32> = self.cells().into_iter().map(|(_, t)| t).collect();
         let mut out = Vec::new();

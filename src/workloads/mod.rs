@@ -4,6 +4,7 @@
 
 pub mod errors;
 pub mod ibench;
+pub mod kinds;
 pub mod pgbench;
 pub mod random;
 pub mod sysbench;
@@ -36,6 +37,34 @@ pub fn workload_by_name(
         )));
     }
     sysbench_workload(name, oltp)
+}
+
+/// `psbench bench NAME`'s workload, sysbench's or pgbench's, refused before anything
+/// connects where the server cannot run it; with its options as the bench document records
+/// them.
+pub fn bench_workload(
+    name: &str,
+    oltp: &OltpOptions,
+    pgbench_opts: &pgbench::PgbenchOptions,
+    endpoint: &Endpoint,
+) -> Result<(Box<dyn Workload>, serde_json::Value)> {
+    let workload = workload_by_name(name, oltp, pgbench_opts)?;
+    let options = if pgbench::is_pgbench(name) {
+        pgbench::postgres_only(name, endpoint)?;
+        serde_json::to_value(pgbench_opts)
+    } else {
+        serde_json::to_value(oltp)
+    };
+    Ok((workload, options?))
+}
+
+/// `psbench bench`'s help on its WORKLOAD.
+pub fn bench_workloads_help() -> String {
+    format!(
+        "The workload: {}; on PostgreSQL also pgbench's {}",
+        SYSBENCH_WORKLOADS.join(", "),
+        pgbench::PGBENCH_WORKLOADS.join(", ")
+    )
 }
 
 use crate::connection::Endpoint;

@@ -4,7 +4,10 @@
 use crate::graph::stage_edges;
 use crate::source::SourceFile;
 use crate::tokens::find_words;
-use crate::{StageList, APART, ASKING_STAGES, ENGINE_QUESTIONS, LIMITS, MAX_LINES, SHARED};
+use crate::{
+    StageList, APART, ASKING_STAGES, ENGINE_QUESTIONS, KIND_ASKING_STAGES, KIND_QUESTIONS, LIMITS,
+    MAX_LINES, SHARED,
+};
 use std::collections::BTreeSet;
 
 const ADD_RULE: &str = "is not a stage in the rule list; add it to RULES in tests/architecture.rs";
@@ -123,19 +126,33 @@ pub fn apart_breaches(files: &[SourceFile]) -> Vec<String> {
 /// `file:line: asks which engine (TOKEN)` for each use of an ENGINE_QUESTIONS token outside
 /// the ASKING_STAGES (the crate roots included).
 pub fn engine_questions(files: &[SourceFile]) -> Vec<String> {
+    questions(files, ASKING_STAGES, ENGINE_QUESTIONS, "asks which engine")
+}
+
+pub fn kind_questions(files: &[SourceFile]) -> Vec<String> {
+    questions(
+        files,
+        KIND_ASKING_STAGES,
+        KIND_QUESTIONS,
+        "asks which kind of workload",
+    )
+}
+
+/// Each use of one of `patterns` outside `stages`, a line each, saying it `asks`.
+fn questions(files: &[SourceFile], stages: &[&str], patterns: &[&str], asks: &str) -> Vec<String> {
     let mut found = Vec::new();
     for file in files {
-        if file.stage().is_some_and(|s| ASKING_STAGES.contains(&s)) {
+        if file.stage().is_some_and(|s| stages.contains(&s)) {
             continue;
         }
-        for pattern in ENGINE_QUESTIONS {
+        for pattern in patterns {
             for (i, token) in find_words(&file.toks, pattern) {
                 found.push((file.rel.as_str(), file.tok_lines[i], token));
             }
         }
     }
     found.sort();
-    let line = |(rel, n, token)| format!("{rel}:{n}: asks which engine ({token})");
+    let line = |(rel, n, token)| format!("{rel}:{n}: {asks} ({token})");
     found.into_iter().map(line).collect()
 }
 

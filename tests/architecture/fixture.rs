@@ -1,7 +1,9 @@
 //! The checker itself, so that it fails for the reasons it exists: its parts on small inputs,
 //! then every rule on the fixture tree tests/data/architecture/, with the exact breaches.
 
-use crate::checks::{apart_breaches, engine_questions, list_breaches, long_files, stage_breaches};
+use crate::checks::{
+    apart_breaches, engine_questions, kind_questions, list_breaches, long_files, stage_breaches,
+};
 use crate::graph::{file_cycles, stage_cycles};
 use crate::source::{line_counts, resolve, scan, SourceFile};
 use crate::tokens::{find_paths, tokenize};
@@ -142,6 +144,17 @@ src/workloads/random/mod.rs:6: asks which engine (Flavour::Postgres)
 src/workloads/random/mod.rs:7: asks which engine (is_postgres)
 ";
     assert_lines(engine_questions(&fixture()), expected);
+}
+
+#[test]
+fn fixture_asks_which_kind_of_workload_exactly_here() {
+    // Not found: the same question inside src/workloads/, in a comment, and a word that only
+    // starts like it (is_insert_benchmarked).
+    let expected = "
+src/profile/mod.rs:4: asks which kind of workload (is_insert_benchmark)
+src/profile/mod.rs:5: asks which kind of workload (INSERT_BENCHMARK)
+";
+    assert_lines(kind_questions(&fixture()), expected);
 }
 
 #[test]

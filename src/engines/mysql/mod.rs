@@ -255,17 +255,16 @@ impl Engine for MySqlFamily {
         Ok(())
     }
 
-    /// No pgbench workloads or pgbench scale: pgbench's tables are PostgreSQL's.
+    /// No workload a MySQL-family server cannot run (pgbench's), and no pgbench scale:
+    /// pgbench's tables are PostgreSQL's.
     fn check_study(&self, study: &Study) -> Result<()> {
-        if let Some(w) = study
+        let dialect = crate::connection::Dialect::mysql();
+        if let Some(why) = study
             .workloads
             .iter()
-            .find(|w| crate::workloads::pgbench::is_pgbench(&w.workload))
+            .find_map(|w| crate::workloads::kinds::of(w).refused_by(w, dialect))
         {
-            return Err(usage(format!(
-                "workload '{}' is pgbench's and runs on PostgreSQL only (a variant's engine = \"postgres\")",
-                w.label()
-            )));
+            return Err(usage(why));
         }
         if study.dataset.pgbench_scale.is_some() {
             return Err(usage("dataset.pgbench_scale is for PostgreSQL studies"));
