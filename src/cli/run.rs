@@ -6,7 +6,7 @@ use crate::report::{publish, Subject};
 use crate::results::study::Mode;
 use crate::run::{runner, shard};
 use crate::server::Home;
-use crate::study::{load, overrides::Overrides, plan};
+use crate::study::{basedirs::Basedir, load, overrides::Overrides, plan};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -33,6 +33,10 @@ pub struct RunArgs {
     /// Only these variants, e.g. ps_off,default
     #[arg(long, value_delimiter = ',')]
     variants: Option<Vec<String>>,
+    /// Run the variants on the server tree at PATH (every variant), or VARIANT's only on it
+    /// (repeatable): as the study file's `basedir` key, in place of its version or build
+    #[arg(long, value_name = "PATH|VARIANT=PATH")]
+    basedir: Vec<String>,
     /// Only these workload steps, e.g. point_select,read_write
     #[arg(long, value_delimiter = ',')]
     workloads: Option<Vec<String>>,
@@ -104,6 +108,11 @@ pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()>
                 cost_only: a.cost,
                 full: a.full,
                 profile: a.profile,
+                basedirs: a
+                    .basedir
+                    .iter()
+                    .map(|b| Basedir::parse(b))
+                    .collect::<Result<_>>()?,
             }
             .apply(&mut study)?;
             let out = a
@@ -148,6 +157,8 @@ pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()>
         None => None,
     };
     if let Some(defined) = as_defined {
+        // What a real run refuses before writing anything, `--plan` refuses too.
+        crate::engines::trees::check(&study)?;
         let done = match resume {
             true => Some(crate::results::StudyResults::load(&out_dir)?),
             false => None,
@@ -162,7 +173,6 @@ pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()>
         print!("{}", plan.render());
         return Ok(());
     }
-    eprintln!("study {} -> {}", study.name, out_dir.display());
     let res = runner::run_study(runner::Request {
         study,
         origin,

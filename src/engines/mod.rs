@@ -34,6 +34,7 @@ pub mod releases;
 pub mod runs_here;
 pub mod sandboxes;
 pub mod study_checks;
+pub mod trees;
 pub mod variant;
 
 use crate::builds::recipe::{FlagSet, Layout, Recipe};

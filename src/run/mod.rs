@@ -12,6 +12,7 @@ pub mod host_probe;
 mod ibench_cost;
 mod insert_benchmark;
 mod locate;
+mod out_dir;
 pub mod placement;
 mod progress;
 pub mod regime;

@@ -73,8 +73,27 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
     // A resumed study was checked when it started, on what may have been another machine.
     crate::study::overrides::check_client_limits(&req.study)?;
     super::placement::check(&req.study)?;
-    std::fs::create_dir_all(&req.out_dir)
-        .with_context(|| format!("creating {}", req.out_dir.display()))?;
+    // A tree that is no server, or a scenario it lacks, is refused before anything is written.
+    crate::engines::trees::check(&req.study)?;
+    // Said once the study is known to start: a refused one is its one line of error.
+    eprintln!("study {} -> {}", req.study.name, req.out_dir.display());
+    if req.resume {
+        return run_in(req);
+    }
+    let created = super::out_dir::Created::make(&req.out_dir)?;
+    run_in(req).map_err(|e| {
+        // A failed clean-up is said, and the study's own error is the one returned.
+        match created.discard_unless_measured() {
+            Ok(Some(note)) => eprintln!("note: {note}"),
+            Ok(None) => {}
+            Err(d) => eprintln!("psbench: warning: {d:#}"),
+        }
+        e
+    })
+}
+
+/// The study in its (existing) results directory.
+fn run_in(req: Request) -> Result<StudyResults> {
     crate::engines::from_source::check_countable(&crate::study::measures::cost_variants(
         &req.study,
     ))?;

@@ -2,6 +2,7 @@
 //! data regimes, what each mode measures, `study.toml` and the plan. How a study runs is
 //! crate::run, which imports this stage and never the reverse.
 
+pub mod basedirs;
 pub mod builtin;
 pub mod file;
 mod file_keys;

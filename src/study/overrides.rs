@@ -17,6 +17,8 @@ pub struct Overrides {
     pub full: bool,
     /// Profile the measured windows (`--profile`), with the study's `[profile]` selection.
     pub profile: bool,
+    /// The variants' trees (`--basedir`).
+    pub basedirs: Vec<super::basedirs::Basedir>,
 }
 
 impl Overrides {
@@ -35,6 +37,8 @@ impl Overrides {
     }
 
     fn reshape(&self, s: &mut Study) -> Result<()> {
+        // Before variants are left out: `--basedir VARIANT=PATH` names any of the study's.
+        super::basedirs::apply(&self.basedirs, s)?;
         if self.full {
             // Every scenario in both modes, at full size.
             s.throughput_variants = None;

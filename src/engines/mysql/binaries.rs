@@ -37,7 +37,8 @@ pub fn system() -> Result<Binaries> {
         .ok_or_else(|| {
             usage(
                 "no server binary found (looked for /usr/sbin/mariadbd and /usr/sbin/mysqld): \
-                 install mariadb-server (bash scripts/setup.sh does) or pass --basedir",
+                 install mariadb-server (bash scripts/setup.sh does), pass --basedir PATH to \
+                 psbench run or psbench sandbox start, or set basedir in the study file's variant",
             )
         })?;
     let install_db = ["/usr/bin/mariadb-install-db", "/usr/bin/mysql_install_db"]

@@ -70,7 +70,8 @@ pub fn system_tree() -> Result<PathBuf> {
     majors.pop().map(|(_, p)| p).ok_or_else(|| {
         usage(
             "no PostgreSQL server found (looked in /usr/lib/postgresql/*/bin/postgres): \
-             install postgresql (bash scripts/setup.sh does) or pass --basedir",
+             install postgresql (bash scripts/setup.sh does), pass --basedir PATH to \
+             psbench run or psbench sandbox start, or set basedir in the study file's variant",
         )
     })
 }
