@@ -81,14 +81,13 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
         return run_in(req);
     }
     let created = super::out_dir::Created::make(&req.out_dir)?;
-    run_in(req).map_err(|e| {
+    run_in(req).inspect_err(|_| {
         // A failed clean-up is said, and the study's own error is the one returned.
         match created.discard_unless_measured() {
             Ok(Some(note)) => eprintln!("note: {note}"),
             Ok(None) => {}
             Err(d) => eprintln!("psbench: warning: {d:#}"),
         }
-        e
     })
 }
 

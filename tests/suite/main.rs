@@ -6,6 +6,7 @@
 mod common;
 
 mod bad_input_and_secrets;
+mod basedir_cli;
 mod bench_cli;
 mod bench_driver;
 mod builds_archive;
