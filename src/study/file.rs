@@ -215,7 +215,11 @@ impl Study {
             let named = format!("workload '{}'", w.label());
             let mut bad = |what: String| p.push((Place::Workload(i), what));
             for what in self.kind(w).mistakes(w, &ctx) {
-                bad(format!("{named}: {what}"));
+                // An unknown workload names itself.
+                match what.starts_with("unknown workload '") {
+                    true => bad(what),
+                    false => bad(format!("{named}: {what}")),
+                }
             }
             if let Some(Err(e)) = w
                 .cost_events
