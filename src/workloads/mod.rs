@@ -7,6 +7,7 @@ pub mod ibench;
 pub mod kinds;
 pub mod pgbench;
 pub mod random;
+pub mod script;
 pub mod sysbench;
 
 pub use errors::classify_error;
