@@ -5,6 +5,7 @@
 pub mod builtin;
 pub mod file;
 mod file_keys;
+mod inputs;
 pub mod load;
 pub mod measures;
 pub mod overrides;
