@@ -49,6 +49,8 @@ pub enum BenchSub {
     /// The Insert Benchmark's steps (l.i0, l.x, l.i1, l.i2, qr100 … qp1000) in order
     #[command(name = "insert-benchmark")]
     InsertBenchmark(Box<InsertBenchmarkArgs>),
+    /// Scripts in pgbench's language (FILE[@WEIGHT]…) against a running server
+    Script(Box<super::bench_script::ScriptArgs>),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,7 +124,7 @@ pub struct RunArgs {
     )]
     pub percentile: Vec<f64>,
     /// Seed of all random draws; 0 = take one from the OS (it is printed and recorded).
-    #[arg(long, alias = "rand_seed", default_value_t = 0, help_heading = "Run")]
+    #[arg(long, aliases = ["rand_seed", "random-seed"], default_value_t = 0, help_heading = "Run")]
     pub rand_seed: u64,
     /// Write the result document (JSON) to this file.
     #[arg(long, help_heading = "Run")]
@@ -139,7 +141,7 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
-    fn options(&self) -> RunOptions {
+    pub fn options(&self) -> RunOptions {
         RunOptions {
             threads: self.threads,
             time: self.time,
@@ -163,8 +165,10 @@ fn client_placement(cpus: &Option<CpuList>) -> Result<Option<crate::driver::Plac
 }
 
 pub fn command(args: BenchArgs) -> Result<()> {
-    if let Some(BenchSub::InsertBenchmark(ib)) = args.insert_benchmark {
-        return super::insert_benchmark::command(*ib);
+    match args.insert_benchmark {
+        Some(BenchSub::InsertBenchmark(ib)) => return super::insert_benchmark::command(*ib),
+        Some(BenchSub::Script(s)) => return super::bench_script::command(*s),
+        None => {}
     }
     let (Some(name), Some(command)) = (&args.workload, args.command) else {
         return Err(crate::error::usage("bench needs a WORKLOAD and a COMMAND"));

@@ -57,6 +57,10 @@ impl<'a> Session<'a> {
                 Err(EventError::ConnectionLost(m)) => {
                     bail!("the measured connection was lost: {m}")
                 }
+                // Its work would count in the window's transactions without being one.
+                Err(EventError::Failed(m)) => {
+                    bail!("a transaction failed on the measured connection: {m}")
+                }
                 Err(EventError::Fatal(e)) => return Err(e),
             }
         }

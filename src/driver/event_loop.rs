@@ -85,13 +85,16 @@ pub fn run_thread(
         if schedule.is_some() {
             shared.in_flight.fetch_sub(1, Ordering::Relaxed);
         }
-        if let Err(fatal) = outcome {
-            if let Some(e) = fatal {
-                shared.fail(e);
+        let completed = match outcome {
+            Ok(completed) => completed,
+            Err(fatal) => {
+                if let Some(e) = fatal {
+                    shared.fail(e);
+                }
+                break;
             }
-            break;
-        }
-        if measured {
+        };
+        if measured && completed {
             let latency = nanos(Instant::now() - due);
             let lag = (schedule.is_some() || own.is_some()).then(|| nanos(began - due));
             shared.slots[id]
@@ -103,8 +106,9 @@ pub fn run_thread(
 }
 
 /// Run one event to completion: retryable errors re-run it (its latency keeps running, as in
-/// sysbench), a lost connection is re-established first. `Err(None)`: abandoned because the
-/// run is stopping; `Err(Some(e))`: fatal.
+/// sysbench), a lost connection is re-established first. `Ok(false)`: the transaction
+/// failed and counts as an error only; `Err(None)`: abandoned because the run is stopping;
+/// `Err(Some(e))`: fatal.
 fn execute(
     id: usize,
     shared: &Shared,
@@ -113,10 +117,17 @@ fn execute(
     worker: &mut dyn Worker,
     queries: &mut QueryCounters,
     measured: bool,
-) -> Result<(), Option<anyhow::Error>> {
+) -> Result<bool, Option<anyhow::Error>> {
     loop {
         match worker.event(conn, queries) {
-            Ok(()) => return Ok(()),
+            Ok(()) => return Ok(true),
+            Err(EventError::Failed(_)) => {
+                conn.end_failed_transaction();
+                if measured {
+                    shared.slots[id].lock().unwrap().errors += 1;
+                }
+                return Ok(false);
+            }
             Err(EventError::Retryable { .. }) => {
                 conn.end_failed_transaction();
                 if measured {

@@ -33,6 +33,7 @@ pub mod postgres;
 pub mod releases;
 pub mod runs_here;
 pub mod sandboxes;
+pub mod sql_client;
 pub mod study_checks;
 pub mod trees;
 pub mod variant;
@@ -99,6 +100,9 @@ pub trait Engine: Sync {
     fn check_variant(&self, v: &Variant) -> Result<()>;
     /// The study's parts (workloads, dataset) that this engine cannot run.
     fn check_study(&self, study: &Study) -> Result<()>;
+    /// The server's own command-line client logged in to `sb` as its administrator, into
+    /// `database`, reading SQL on its standard input and stopping at the first error.
+    fn sql_client(&self, sb: &Sandbox, database: &str) -> Result<std::process::Command>;
 
     /// The flag sets a server of this engine can be built from source with.
     fn flag_sets(&self) -> &'static [FlagSet];

@@ -6,6 +6,7 @@ pub mod bmf;
 pub mod caveat_marks;
 pub mod cells;
 pub mod charts;
+pub mod class_table;
 pub mod compare;
 pub mod cost_chart;
 pub mod cost_table;

@@ -5,7 +5,7 @@ use super::grid::Table;
 use super::relative_cpu::{self, Side};
 use super::subject::Subject;
 use super::{
-    background, cost_table, host, hosts, io_regime, rounds_table, slice_table, sweep_table, tables,
+    background, class_table, cost_table, host, hosts, io_regime, rounds_table, slice_table, sweep_table, tables,
 };
 
 /// The tables a reader looks at first: throughput, changes, cost.
@@ -32,6 +32,7 @@ pub fn details(s: &Subject) -> Vec<Table> {
         tables::latency(s),
         tables::resources(s),
     ];
+    t.extend(class_table::classes(s));
     t.extend(slice_table::slices(s));
     t.extend([io_regime::table(&s.results), tables::status(s)]);
     t.extend(host::table(s));

@@ -273,7 +273,7 @@ pub fn ratio_by_threads(s: &Subject) -> Table {
 }
 
 /// Rows of (step, threads, variant) for the per-variant tables.
-fn variant_rows(res: &StudyResults) -> Vec<(String, u32, String)> {
+pub(super) fn variant_rows(res: &StudyResults) -> Vec<(String, u32, String)> {
     let variants = throughput_variants(res);
     slots(res)
         .into_iter()

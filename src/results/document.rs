@@ -269,6 +269,32 @@ pub struct CellResult {
     /// An alternating cell's slices, in the order they ran (empty when the cell ran whole).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slices: Vec<SliceRecord>,
+    /// Each transaction class's own figures, where the step has more than one (a script
+    /// step's scripts), in the step's order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<ClassResult>,
+}
+
+/// One transaction class of a cell: a script of a script step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClassResult {
+    pub name: String,
+    pub transactions: u64,
+    pub tps: f64,
+    /// p50, p95, p99, p99.9, max, avg (ms), from the class's merged histograms.
+    pub latency_ms: BTreeMap<String, f64>,
+    /// Each statement's mean latency (ms), in the script's order, where the step asked for
+    /// them (`per_statement`): pgbench's `-r`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub statements: Vec<StatementLatency>,
+}
+
+/// One command of a script and its mean latency.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StatementLatency {
+    pub line: usize,
+    pub command: String,
+    pub mean_ms: f64,
 }
 
 /// A profiled cell: where its folded stacks are and the work they stand for, so that they

@@ -25,7 +25,7 @@ pub use bench::BenchDocument;
 pub use build::{Family, Flavour, Origin, ServerBuild};
 pub use cpus::CpuList;
 pub use document::{
-    CellKey, CellResult, CostResult, CostUnit, CostWindow, DatasetRecord, DeviceIo, Flag,
+    CellKey, CellResult, ClassResult, CostResult, StatementLatency, CostUnit, CostWindow, DatasetRecord, DeviceIo, Flag,
     FrameGrowth, FramesThatGrew, Regime, RegimeCheck, Resources, SliceRecord, StudyResults,
     COST_TOLERANCE, COST_WRITE_TOLERANCE, HOST_SATURATED_SHARE, REGIME_CACHED_MAX,
     REGIME_IO_BOUND_MIN,

@@ -196,6 +196,33 @@ pub struct Dataset {
     /// pgbench workload runs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pgbench_scale: Option<u32>,
+    /// SQL files run once, in order, through the server's own command-line client (`mariadb`,
+    /// `mysql`, `psql`) into the database the workloads use; `.gz` and `.xz` are read too.
+    /// Paths relative to the study file. With `sql` or `load` and no `tables`, no sysbench
+    /// tables are made.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sql: Vec<String>,
+    /// A script in pgbench's language that fills the tables after `sql`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<DatasetLoad>,
+    /// The SHA-256 of each `sql` file and of `load`'s script (recorded when the study is
+    /// read; they key the prepared data).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sha256: Vec<String>,
+}
+
+/// `[dataset] load`: a script run `events` times over `threads` connections.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatasetLoad {
+    pub script: String,
+    pub events: u64,
+    #[serde(default = "one_thread")]
+    pub threads: u32,
+}
+
+fn one_thread() -> u32 {
+    1
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -457,6 +484,24 @@ pub struct WorkloadStep {
     /// `insert-benchmark` only: its steps in order (default: all ten).
     #[serde(default)]
     pub steps: Option<Vec<String>>,
+    /// `script` only: scripts in pgbench's language, each `FILE[@WEIGHT]`, a path relative
+    /// to the study file (recorded as the absolute path it named).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scripts: Option<Vec<String>>,
+    /// `script` only: the scripts' variables, as pgbench's `-D NAME=VALUE`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vars: Option<toml::Table>,
+    /// `script` only: `simple` (values written into the text) or `prepared` (server-side
+    /// prepared statements); on PostgreSQL also `extended`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query_mode: Option<String>,
+    /// `script` only: each statement's mean latency per script, as pgbench's `-r`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_statement: Option<bool>,
+    /// `script` only: the SHA-256 of each script as it ran, in `scripts`' order (recorded
+    /// when the study is read).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub script_sha256: Vec<String>,
 }
 
 /// A variant's `options` as a list of `KEY=VALUE` or as a table, `{ performance_schema = "OFF" }`.

@@ -8,7 +8,7 @@ use crate::probes::{
     process_tree, status, AdminConn, MachineSample, PfsState, ProcSample, StatusSnapshot,
 };
 use crate::results::insert_benchmark::StepResult;
-use crate::results::{CellKey, CellResult, Flag, Regime, Resources};
+use crate::results::{CellKey, CellResult, ClassResult, Flag, Regime, Resources};
 use crate::stats::steady::steady_state;
 use crate::study::file::Limits;
 use crate::workloads::Workload;
@@ -79,7 +79,9 @@ pub fn measure(plan: &CellPlan, target: &Target) -> Result<CellResult> {
     if plan.warmup_s > 0.0 {
         driver_run(plan, target, plan.warmup_s, 0)?;
     }
-    probed(&plan.key, plan.limits, plan.profile, target, || {
+    // The warm-up's statements are not the cell's.
+    plan.workload.take_statement_latencies();
+    let mut cell = probed(&plan.key, plan.limits, plan.profile, target, || {
         let report = driver_run(plan, target, plan.duration_s, 0)?;
         let ops = report.totals.events;
         Ok(Measured {
@@ -88,7 +90,35 @@ pub fn measure(plan: &CellPlan, target: &Target) -> Result<CellResult> {
             report,
             insert_benchmark: None,
         })
-    })
+    })?;
+    add_statements(&mut cell, plan.workload.take_statement_latencies());
+    Ok(cell)
+}
+
+/// Each class's statement latencies into the cell (a one-class step gets its class entry).
+fn add_statements(cell: &mut CellResult, per_class: Vec<Vec<(usize, String, f64)>>) {
+    if per_class.iter().all(Vec::is_empty) {
+        return;
+    }
+    if cell.classes.is_empty() {
+        cell.classes.push(ClassResult {
+            name: cell.key.step.clone(),
+            transactions: cell.transactions,
+            tps: cell.tps,
+            latency_ms: cell.latency_ms.clone(),
+            statements: Vec::new(),
+        });
+    }
+    for (class, statements) in cell.classes.iter_mut().zip(per_class) {
+        class.statements = statements
+            .into_iter()
+            .map(|(line, command, mean_ms)| crate::results::StatementLatency {
+                line,
+                command,
+                mean_ms,
+            })
+            .collect();
+    }
 }
 
 /// Measure `window` with the server, client and machine probes around it, and judge it.
@@ -143,12 +173,23 @@ pub fn probed(
         }
         _ => t.latency(),
     };
-    let mut latency_ms = BTreeMap::new();
-    for (k, p) in [("p50", 50.0), ("p95", 95.0), ("p99", 99.0), ("p99.9", 99.9)] {
-        latency_ms.insert(k.to_string(), lat.percentile_ms(p));
-    }
-    latency_ms.insert("max".into(), lat.max_ms());
-    latency_ms.insert("avg".into(), lat.avg_ms());
+    let latency_ms = latency_table(&lat);
+    let classes = if report.class_names.len() > 1 && measured.insert_benchmark.is_none() {
+        report
+            .class_names
+            .iter()
+            .zip(&t.classes)
+            .map(|(name, c)| ClassResult {
+                name: name.clone(),
+                transactions: c.latency.count(),
+                tps: c.latency.count() as f64 / wall,
+                latency_ms: latency_table(&c.latency),
+                statements: Vec::new(),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     // The step's own operations per second: an Insert Benchmark step's queries or inserted
     // rows (the writers' statements and the other classes would blur a trend), else
     // transactions.
@@ -231,7 +272,19 @@ pub fn probed(
         profile,
         insert_benchmark: measured.insert_benchmark,
         slices: Vec::new(),
+        classes,
     })
+}
+
+/// A latency's percentiles, max and mean (ms), as a cell records them.
+fn latency_table(lat: &crate::driver::Latencies) -> BTreeMap<String, f64> {
+    let mut latency_ms = BTreeMap::new();
+    for (k, p) in [("p50", 50.0), ("p95", 95.0), ("p99", 99.0), ("p99.9", 99.9)] {
+        latency_ms.insert(k.to_string(), lat.percentile_ms(p));
+    }
+    latency_ms.insert("max".into(), lat.max_ms());
+    latency_ms.insert("avg".into(), lat.avg_ms());
+    latency_ms
 }
 
 /// A cell that could not be measured, with why.
@@ -258,6 +311,7 @@ pub fn failed(key: CellKey, error: String) -> CellResult {
         profile: None,
         insert_benchmark: None,
         slices: Vec::new(),
+        classes: Vec::new(),
     }
 }
 

@@ -4,6 +4,7 @@
 
 use crate::engines;
 use crate::probes::AdminConn;
+use crate::results::study::Dataset;
 use crate::server::{Home, SandboxSpec};
 use crate::workloads::pgbench::{pgbench_workload, PgbenchOptions};
 use crate::workloads::sysbench::{sysbench_workload, OltpOptions};
@@ -42,8 +43,11 @@ pub fn prepared(
     basedir: Option<&Path>,
     opts: &OltpOptions,
     pgbench_scale: Option<u32>,
+    own: &Dataset,
     log: &mut dyn std::io::Write,
 ) -> Result<Prepared> {
+    // The user's own data makes sysbench's tables only where it sizes them.
+    let sysbench_tables = !super::dataset_own::is_own(own) || own.tables.is_some();
     let bin = engines::locate(basedir)?;
     let label = engines::label(&bin);
     let mut h = DefaultHasher::new();
@@ -62,6 +66,8 @@ pub fn prepared(
     opts.mysql_storage_engine.hash(&mut h);
     pgbench_scale.hash(&mut h);
     format!("{:?}", opts.rand_type).hash(&mut h);
+    // The user's files by content, not by name.
+    (sysbench_tables, &own.sha256, own.load.as_ref().map(|l| (l.events, l.threads))).hash(&mut h);
     let key = format!("{:016x}", h.finish());
     let dest = home.root().join("datasets").join(format!(
         "{}-{}x{}-{key}",
@@ -94,21 +100,32 @@ pub fn prepared(
         return Ok(cached(&dest));
     }
     let started = std::time::Instant::now();
-    writeln!(
-        log,
-        "preparing {} table(s) x {} rows with {} (once; later runs copy it)",
-        opts.tables, opts.table_size, label
-    )?;
+    if sysbench_tables {
+        writeln!(
+            log,
+            "preparing {} table(s) x {} rows with {} (once; later runs copy it)",
+            opts.tables, opts.table_size, label
+        )?;
+    } else {
+        writeln!(
+            log,
+            "preparing the dataset's own data with {label} (once; later runs copy it)"
+        )?;
+    }
     let name = format!("prep-{key}");
     let mut spec = SandboxSpec::new(&name, home.clone());
     spec.basedir = basedir.map(Path::to_path_buf);
     spec.fresh = true;
     let mut sb = engines::start(spec).context("starting a sandbox to load the dataset")?;
     let ep = sb.admin_endpoint().with_database(Some(DATABASE));
-    let workload = sysbench_workload("oltp_read_write", opts)?;
-    workload
-        .prepare(&ep, 2, DATA_SEED)
-        .context("loading the sysbench tables")?;
+    if sysbench_tables {
+        let workload = sysbench_workload("oltp_read_write", opts)?;
+        workload
+            .prepare(&ep, 2, DATA_SEED)
+            .context("loading the sysbench tables")?;
+    } else {
+        sb.admin_endpoint().create_database_if_missing(DATABASE)?;
+    }
     // Given for PostgreSQL studies only (engines::study_checks).
     if let Some(scale) = pgbench_scale {
         let opts = PgbenchOptions {
@@ -119,6 +136,8 @@ pub fn prepared(
             .prepare(&ep, 1, DATA_SEED)
             .context("loading pgbench's tables")?;
     }
+    super::dataset_own::run_sql(&sb, own, DATABASE, log)?;
+    super::dataset_own::run_load(&sb, own, DATABASE, DATA_SEED, log)?;
     let bytes = AdminConn::open(&ep)?.tables_bytes(DATABASE)?;
     let tmp = dest.with_extension("tmp");
     let _ = std::fs::remove_dir_all(&tmp);
@@ -155,6 +174,7 @@ pub(super) fn add_datadirs(
                 v.basedir.as_deref(),
                 &data_opts,
                 pgbench_scale,
+                &study.dataset,
                 &mut std::io::stderr(),
             )?;
             record_dataset(res, &d, data_opts.tables, data_opts.table_size);

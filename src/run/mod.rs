@@ -8,6 +8,7 @@ pub mod cell;
 mod context;
 mod cost_runner;
 pub mod dataset;
+mod dataset_own;
 pub mod host_probe;
 mod ibench_cost;
 mod insert_benchmark;

@@ -124,7 +124,30 @@ pub fn combine(key: CellKey, slices: &[Slice], latency: &Latencies, limits: &Lim
         profile: None,
         insert_benchmark: None,
         slices: slices.iter().map(record).collect(),
+        classes: classes_of(&cells, wall),
     }
+}
+
+/// The classes' transactions over every slice; their percentiles are the slices' own
+/// (a slice's histograms are not kept to merge).
+fn classes_of(cells: &[&CellResult], wall: f64) -> Vec<crate::results::ClassResult> {
+    let mut out: Vec<crate::results::ClassResult> = Vec::new();
+    for c in cells {
+        for (i, class) in c.classes.iter().enumerate() {
+            match out.get_mut(i) {
+                Some(o) => o.transactions += class.transactions,
+                None => out.push(crate::results::ClassResult {
+                    latency_ms: BTreeMap::new(),
+                    statements: Vec::new(),
+                    ..class.clone()
+                }),
+            }
+        }
+    }
+    for o in &mut out {
+        o.tps = o.transactions as f64 / wall;
+    }
+    out
 }
 
 fn record(s: &Slice) -> SliceRecord {

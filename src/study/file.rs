@@ -14,6 +14,9 @@ pub fn parse(text: &str, origin: &str) -> Result<Study> {
     let (study, found) = super::file_keys::read(text);
     let mut lines: Vec<(Option<usize>, String)> = found;
     if let Some(mut study) = study {
+        for (place, what) in super::inputs::resolve(&mut study, origin) {
+            lines.push((super::file_keys::place_of(text, &place), what));
+        }
         match super::sweep::expand(&mut study, origin, &crate::engines::catalogue::releases) {
             Err(e) => return Err(e),
             Ok(()) => {
@@ -404,7 +407,7 @@ options = { db_ps_mode = "disable", range-size = 50 }
         let bad_option = text.replace("rows-i1", "rowz");
         assert!(err(&bad_option).contains("rowz"), "{}", err(&bad_option));
         let steps_elsewhere = OK.replace("options = {", "steps = [\"l.i0\"]\noptions = {");
-        assert!(err(&steps_elsewhere).contains("steps are for insert-benchmark only"));
+        assert!(err(&steps_elsewhere).contains("steps is a key of insert-benchmark steps only"));
     }
 
     fn err(text: &str) -> String {

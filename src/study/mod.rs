@@ -6,6 +6,7 @@ pub mod basedirs;
 pub mod builtin;
 pub mod file;
 mod file_keys;
+mod inputs;
 pub mod load;
 pub mod measures;
 pub mod overrides;

@@ -106,6 +106,10 @@ pub enum EventError {
     /// The connection was lost (2006, 2013, io errors): the driver reconnects, counts a
     /// reconnect, calls [`Worker::reconnected`] and re-runs the event.
     ConnectionLost(String),
+    /// The transaction failed and is not run again: the driver counts it under the cell's
+    /// errors (rolling back on PostgreSQL), not as a transaction, and goes on with the next.
+    /// A script's run-time failure (division by zero, `\gset` given no row…), its words.
+    Failed(String),
     /// Anything else ends the run; the message names the statement and the server's error.
     Fatal(anyhow::Error),
 }
@@ -173,6 +177,12 @@ pub trait Workload: Send + Sync {
     /// The schedule of thread `thread`.
     fn pace(&self, _thread: usize) -> Pace {
         Pace::Run
+    }
+
+    /// Each class's statements, `(line, command, mean ms)`, over the runs since the last
+    /// call, where the workload keeps them (a script step with `per_statement`).
+    fn take_statement_latencies(&self) -> Vec<Vec<(usize, String, f64)>> {
+        Vec::new()
     }
 
     /// True when every worker ends by itself ([`Worker::next_event`]), so that a run needs

@@ -20,7 +20,7 @@ fn start_under_callgrind(home: &Path) -> (Sandbox, std::path::PathBuf, OltpOptio
         table_size: 1000,
         ..OltpOptions::default()
     };
-    let data = dataset::prepared(&h, None, &opts, None, &mut std::io::sink())
+    let data = dataset::prepared(&h, None, &opts, None, &Default::default(), &mut std::io::sink())
         .unwrap()
         .dir;
     // Inside the sandbox's directory, which belongs to the server's account.

@@ -24,7 +24,7 @@ fn start_under_callgrind(
         ..OltpOptions::default()
     };
     let tree = psbench::engines::postgres::binaries::system_tree().unwrap();
-    let data = dataset::prepared(&h, Some(&tree), &opts, None, &mut std::io::sink())
+    let data = dataset::prepared(&h, Some(&tree), &opts, None, &Default::default(), &mut std::io::sink())
         .unwrap()
         .dir;
     let dumps = h.sandbox_dir(name).join("cg");

@@ -304,7 +304,7 @@ fn cost_mode_counts_the_serving_thread_of_a_97_and_repeats_within_the_self_check
         table_size: 1000,
         ..OltpOptions::default()
     };
-    let data = dataset::prepared(&h, Some(&tree), &opts, None, &mut std::io::sink())
+    let data = dataset::prepared(&h, Some(&tree), &opts, None, &Default::default(), &mut std::io::sink())
         .unwrap()
         .dir;
     let dumps = h.sandbox_dir("cost97").join("cg");

@@ -8,6 +8,7 @@
 
 pub mod access;
 pub mod binaries;
+pub mod cnf;
 pub mod compiled_out;
 pub mod cost;
 pub mod datadir;
@@ -257,6 +258,23 @@ impl Engine for MySqlFamily {
 
     /// No workload a MySQL-family server cannot run (pgbench's), and no pgbench scale:
     /// pgbench's tables are PostgreSQL's.
+    fn sql_client(&self, sb: &Sandbox, database: &str) -> Result<std::process::Command> {
+        // MySQL's test trees ship no client: the system's MariaDB client speaks to them.
+        let client = super::sql_client::find(
+            sb.binaries(),
+            &["mariadb", "mysql"],
+            &["/usr/bin", "/usr/local/bin"],
+        )?;
+        let mut c = std::process::Command::new(client);
+        c.arg(format!(
+            "--defaults-file={}",
+            sb.state().client_defaults().display()
+        ))
+        .arg("--batch")
+        .arg(format!("--database={database}"));
+        Ok(c)
+    }
+
     fn check_study(&self, study: &Study) -> Result<()> {
         let dialect = crate::connection::Dialect::mysql();
         if let Some(why) = study

@@ -8,6 +8,7 @@
 
 pub mod binaries;
 pub mod cluster;
+pub mod conf;
 pub mod launch;
 pub mod recipe;
 pub mod scenarios;
@@ -203,6 +204,22 @@ impl Engine for Postgres {
             )));
         }
         Ok(())
+    }
+
+    fn sql_client(&self, sb: &Sandbox, database: &str) -> Result<std::process::Command> {
+        let client = super::sql_client::find(
+            sb.binaries(),
+            &["psql"],
+            &["/usr/lib/postgresql/15/bin", "/usr/bin"],
+        )?;
+        let e = sb.state().pg_tcp_endpoint();
+        let mut c = std::process::Command::new(client);
+        c.args(["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", &e.host])
+            .args(["-p", &e.port.to_string(), "-U", &e.user, "-d", database]);
+        if let Some(p) = &e.password {
+            c.env("PGPASSWORD", p);
+        }
+        Ok(c)
     }
 
     fn check_study(&self, study: &Study) -> Result<()> {

@@ -24,6 +24,7 @@ fn event(w: &mut dyn Worker, conn: &mut Session, q: &mut QueryCounters) -> Resul
             bail!("error {code} on the measured connection: {message}")
         }
         Err(EventError::ConnectionLost(m)) => bail!("the measured connection was lost: {m}"),
+        Err(EventError::Failed(m)) => bail!("a transaction failed: {m}"),
         Err(EventError::Fatal(e)) => Err(e),
     }
 }

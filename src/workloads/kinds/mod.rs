@@ -9,6 +9,7 @@
 
 pub mod insert_benchmark;
 mod pgbench;
+pub mod script;
 pub mod sysbench;
 mod unknown;
 
@@ -125,6 +126,8 @@ pub fn of(w: &WorkloadStep) -> &'static dyn Kind {
         &pgbench::Pgbench
     } else if super::SYSBENCH_WORKLOADS.contains(&name) {
         &sysbench::Sysbench
+    } else if name == script::SCRIPT {
+        &script::Scripts
     } else {
         &unknown::Unknown
     }
@@ -135,16 +138,23 @@ pub fn known_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = super::SYSBENCH_WORKLOADS.to_vec();
     names.push(INSERT_BENCHMARK);
     names.extend(super::pgbench::PGBENCH_WORKLOADS);
+    names.push(script::SCRIPT);
     names
 }
 
 /// The entry's keys that belong to another kind: one line each.
 fn foreign_keys(w: &WorkloadStep, own: &[&str]) -> Vec<String> {
-    let given = [("steps", w.steps.is_some())];
+    let given = [
+        ("steps", w.steps.is_some(), INSERT_BENCHMARK),
+        ("scripts", w.scripts.is_some(), script::SCRIPT),
+        ("vars", w.vars.is_some(), script::SCRIPT),
+        ("query_mode", w.query_mode.is_some(), script::SCRIPT),
+        ("per_statement", w.per_statement.is_some(), script::SCRIPT),
+    ];
     given
         .iter()
-        .filter(|(key, set)| *set && !own.contains(key))
-        .map(|(key, _)| format!("{key} are for {INSERT_BENCHMARK} only"))
+        .filter(|(key, set, _)| *set && !own.contains(key))
+        .map(|(key, _, kind)| format!("{key} is a key of {kind} steps only"))
         .collect()
 }
 
