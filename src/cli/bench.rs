@@ -2,17 +2,15 @@
 //! sysbench's order and with its option names. Builds the option structs and calls the
 //! driver; nothing else.
 
+pub use super::bench_run_args::RunArgs;
 use super::connection_args::ConnectionArgs;
 use super::insert_benchmark::InsertBenchmarkArgs;
 use crate::console::{self, RunContext};
-use crate::driver::RunOptions;
 use crate::results::CpuList;
 use crate::workloads::pgbench::PgbenchOptions;
-use crate::workloads::sysbench::options::parse_switch;
 use crate::workloads::OltpOptions;
 use anyhow::Result;
-use clap::{ArgAction, Args, ValueEnum};
-use std::path::PathBuf;
+use clap::{Args, ValueEnum};
 
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -58,103 +56,6 @@ pub enum BenchCommand {
     Prepare,
     Run,
     Cleanup,
-}
-
-#[derive(Args, Debug)]
-pub struct RunArgs {
-    /// Number of client threads, one connection each.
-    #[arg(
-        long,
-        default_value_t = 1,
-        allow_negative_numbers = true,
-        help_heading = "Run"
-    )]
-    pub threads: i64,
-    /// Seconds to measure; 0 = no time limit.
-    #[arg(
-        long,
-        default_value_t = 10.0,
-        allow_negative_numbers = true,
-        help_heading = "Run"
-    )]
-    pub time: f64,
-    /// Transactions to run over all threads; 0 = no limit.
-    #[arg(
-        long,
-        default_value_t = 0,
-        allow_negative_numbers = true,
-        help_heading = "Run"
-    )]
-    pub events: i64,
-    /// Seconds to run before measuring, left out of every statistic.
-    #[arg(
-        long,
-        alias = "warmup_time",
-        default_value_t = 0.0,
-        allow_negative_numbers = true,
-        help_heading = "Run"
-    )]
-    pub warmup_time: f64,
-    /// Target transactions per second (open loop, Poisson arrivals; latency counts from each
-    /// transaction's intended start); 0 = closed loop.
-    #[arg(
-        long,
-        default_value_t = 0.0,
-        allow_negative_numbers = true,
-        help_heading = "Run"
-    )]
-    pub rate: f64,
-    /// Print an interval line every N seconds; 0 = none.
-    #[arg(
-        long,
-        alias = "report_interval",
-        default_value_t = 0,
-        allow_negative_numbers = true,
-        help_heading = "Run"
-    )]
-    pub report_interval: i64,
-    /// Latency percentiles to print (comma-separated); the first one is in interval lines.
-    /// p50/p95/p99/p99.9/max are always printed as well.
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "95",
-        allow_negative_numbers = true,
-        help_heading = "Run"
-    )]
-    pub percentile: Vec<f64>,
-    /// Seed of all random draws; 0 = take one from the OS (it is printed and recorded).
-    #[arg(long, aliases = ["rand_seed", "random-seed"], default_value_t = 0, help_heading = "Run")]
-    pub rand_seed: u64,
-    /// Write the result document (JSON) to this file.
-    #[arg(long, help_heading = "Run")]
-    pub json: Option<PathBuf>,
-    /// Print the latency histogram before the final report.
-    #[arg(long, value_name = "on|off", default_value = "off", value_parser = parse_switch,
-          action = ArgAction::Set, num_args = 0..=1, require_equals = true,
-          default_missing_value = "on", help_heading = "Run")]
-    pub histogram: bool,
-    /// Run psbench's client threads only on these CPUs (taskset's list: 0-3,8); the server
-    /// is not moved.
-    #[arg(long, value_name = "LIST", value_parser = CpuList::parse, help_heading = "Run")]
-    pub client_cpus: Option<CpuList>,
-}
-
-impl RunArgs {
-    pub fn options(&self) -> RunOptions {
-        RunOptions {
-            threads: self.threads,
-            time: self.time,
-            events: self.events,
-            warmup_time: self.warmup_time,
-            rate: self.rate,
-            report_interval: self.report_interval,
-            percentiles: self.percentile.clone(),
-            rand_seed: self.rand_seed,
-            histogram: self.histogram,
-            json: self.json.clone(),
-        }
-    }
 }
 
 /// `--client-cpus`: this thread, which starts the client threads, placed until dropped.

@@ -2,7 +2,7 @@
 //! server, as pgbench runs them (`-f`, `-D`, `--random-seed`, `-M`), with psbench's report.
 //! A client that fails stops with pgbench's words, and the command then exits 2.
 
-use super::bench::RunArgs;
+use super::bench_run_args::RunArgs;
 use super::connection_args::ConnectionArgs;
 use crate::console::{self, RunContext};
 use crate::error::usage;

@@ -17,6 +17,7 @@ pub mod dialect;
 pub mod failure;
 pub mod mysql;
 pub mod postgres;
+mod rows;
 pub mod secrets;
 mod server_facts;
 pub mod session;
@@ -27,6 +28,7 @@ pub use self::postgres::PgEndpoint;
 pub use admin::{AdminConn, TextRows};
 pub use dialect::{Dialect, KeyWidth, NumberedKey};
 pub use failure::Failure;
+pub use rows::Rows;
 pub use secrets::{password_from_file, redact_password};
 pub use session::{Prepared, Session, SessionError};
 

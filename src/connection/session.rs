@@ -4,7 +4,7 @@
 
 use super::postgres::{PgError, PgOutcome, PgPrepared, PgSession};
 use super::wire::{self, Outcome, Value, WireError};
-use super::{Dialect, Engine};
+use super::{Dialect, Engine, Rows};
 
 /// A connection to a MySQL-family or a PostgreSQL server.
 pub enum Session {
@@ -152,6 +152,59 @@ impl Session {
         match self {
             Session::MySql(s) => Ok(s.query(sql)?),
             Session::Pg(s) => Ok(s.execute_text(sql)?.into()),
+        }
+    }
+}
+
+/// Statements whose rows are kept as text (a script's `\gset` and `\aset`); `None` when
+/// the statement returned no result set.
+impl Session {
+    pub fn query_rows(&mut self, sql: &str) -> Result<Option<Rows>, SessionError> {
+        match self {
+            Session::MySql(s) => Ok(s.query_rows(sql)?),
+            Session::Pg(s) => Ok(s.query_rows(sql)?),
+        }
+    }
+
+    pub fn execute_rows(
+        &mut self,
+        stmt: &mut Prepared,
+        params: &[Value<'_>],
+    ) -> Result<Option<Rows>, SessionError> {
+        match (self, stmt) {
+            (Session::MySql(s), Prepared::MySql(p)) => Ok(s.execute_rows(p, params)?),
+            (Session::Pg(s), Prepared::Pg(p)) => {
+                let owned: Vec<Option<Vec<u8>>> = params.iter().map(text_owned).collect();
+                let refs: Vec<Option<&[u8]>> = owned.iter().map(|o| o.as_deref()).collect();
+                Ok(s.execute_rows(p, &refs)?)
+            }
+            _ => Err(WireError::Protocol(
+                "a statement prepared on another kind of connection".into(),
+            )
+            .into()),
+        }
+    }
+
+    /// PostgreSQL's extended query protocol with the unnamed statement: `sql` (with `?`
+    /// placeholders) parsed, bound and run in one exchange, as pgbench's `-M extended` does.
+    /// A MySQL-family server has no such protocol: a protocol error.
+    pub fn execute_unnamed(
+        &mut self,
+        sql: &str,
+        params: &[Value<'_>],
+        want_rows: bool,
+    ) -> Result<(Outcome, Option<Rows>), SessionError> {
+        match self {
+            Session::Pg(s) => {
+                let owned: Vec<Option<Vec<u8>>> = params.iter().map(text_owned).collect();
+                let refs: Vec<Option<&[u8]>> = owned.iter().map(|o| o.as_deref()).collect();
+                let (o, rows) = s.execute_unnamed(&numbered(sql), &refs, want_rows)?;
+                Ok((o.into(), rows))
+            }
+            Session::MySql(_) => Err(WireError::Protocol(
+                "the extended query protocol is PostgreSQL's".into(),
+            )
+            .into()),
         }
     }
 }

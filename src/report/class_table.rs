@@ -16,7 +16,12 @@ pub fn classes(s: &Subject) -> Option<Table> {
     if res.cells.iter().all(|c| c.classes.is_empty()) {
         return None;
     }
-    let mut columns = vec![label("step"), label("threads"), label("variant"), label("class")];
+    let mut columns = vec![
+        label("step"),
+        label("threads"),
+        label("variant"),
+        label("class"),
+    ];
     for n in ["share %", "tps", "p50 ms", "p95 ms", "p99 ms"] {
         columns.push(column(n, Kind::Number));
     }

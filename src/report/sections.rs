@@ -5,7 +5,8 @@ use super::grid::Table;
 use super::relative_cpu::{self, Side};
 use super::subject::Subject;
 use super::{
-    background, class_table, cost_table, host, hosts, io_regime, rounds_table, slice_table, sweep_table, tables,
+    background, class_table, cost_table, host, hosts, io_regime, rounds_table, slice_table,
+    sweep_table, tables,
 };
 
 /// The tables a reader looks at first: throughput, changes, cost.

@@ -25,10 +25,10 @@ pub use bench::BenchDocument;
 pub use build::{Family, Flavour, Origin, ServerBuild};
 pub use cpus::CpuList;
 pub use document::{
-    CellKey, CellResult, ClassResult, CostResult, StatementLatency, CostUnit, CostWindow, DatasetRecord, DeviceIo, Flag,
-    FrameGrowth, FramesThatGrew, Regime, RegimeCheck, Resources, SliceRecord, StudyResults,
-    COST_TOLERANCE, COST_WRITE_TOLERANCE, HOST_SATURATED_SHARE, REGIME_CACHED_MAX,
-    REGIME_IO_BOUND_MIN,
+    CellKey, CellResult, ClassResult, CostResult, CostUnit, CostWindow, DatasetRecord, DeviceIo,
+    Flag, FrameGrowth, FramesThatGrew, Regime, RegimeCheck, Resources, SliceRecord,
+    StatementLatency, StudyResults, COST_TOLERANCE, COST_WRITE_TOLERANCE, HOST_SATURATED_SHARE,
+    REGIME_CACHED_MAX, REGIME_IO_BOUND_MIN,
 };
 pub use host_probe::{HostProbe, Placement, Wakeup};
 pub use io::write_atomically;

@@ -112,11 +112,13 @@ fn add_statements(cell: &mut CellResult, per_class: Vec<Vec<(usize, String, f64)
     for (class, statements) in cell.classes.iter_mut().zip(per_class) {
         class.statements = statements
             .into_iter()
-            .map(|(line, command, mean_ms)| crate::results::StatementLatency {
-                line,
-                command,
-                mean_ms,
-            })
+            .map(
+                |(line, command, mean_ms)| crate::results::StatementLatency {
+                    line,
+                    command,
+                    mean_ms,
+                },
+            )
             .collect();
     }
 }

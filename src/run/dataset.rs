@@ -67,7 +67,12 @@ pub fn prepared(
     pgbench_scale.hash(&mut h);
     format!("{:?}", opts.rand_type).hash(&mut h);
     // The user's files by content, not by name.
-    (sysbench_tables, &own.sha256, own.load.as_ref().map(|l| (l.events, l.threads))).hash(&mut h);
+    (
+        sysbench_tables,
+        &own.sha256,
+        own.load.as_ref().map(|l| (l.events, l.threads)),
+    )
+        .hash(&mut h);
     let key = format!("{:016x}", h.finish());
     let dest = home.root().join("datasets").join(format!(
         "{}-{}x{}-{key}",

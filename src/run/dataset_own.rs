@@ -33,7 +33,12 @@ fn reader(path: &Path) -> Result<Box<dyn Read>> {
 
 /// Run each `sql` file through the server's own client into `database`, in order; a file
 /// the client refuses is the user's mistake, named with the client's last words.
-pub fn run_sql(sb: &Sandbox, d: &Dataset, database: &str, log: &mut dyn std::io::Write) -> Result<()> {
+pub fn run_sql(
+    sb: &Sandbox,
+    d: &Dataset,
+    database: &str,
+    log: &mut dyn std::io::Write,
+) -> Result<()> {
     for file in &d.sql {
         let path = Path::new(file);
         writeln!(log, "loading {}", path.display())?;
@@ -52,7 +57,11 @@ pub fn run_sql(sb: &Sandbox, d: &Dataset, database: &str, log: &mut dyn std::io:
         let out = child.wait_with_output()?;
         if !out.status.success() {
             let words = String::from_utf8_lossy(&out.stderr);
-            let last = words.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+            let last = words
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("");
             return Err(usage(format!(
                 "dataset sql {}: {} refused it: {}",
                 path.display(),
@@ -70,7 +79,13 @@ pub fn run_sql(sb: &Sandbox, d: &Dataset, database: &str, log: &mut dyn std::io:
 }
 
 /// Fill the tables with `load`'s script: `events` transactions over `threads` connections.
-pub fn run_load(sb: &Sandbox, d: &Dataset, database: &str, seed: u64, log: &mut dyn std::io::Write) -> Result<()> {
+pub fn run_load(
+    sb: &Sandbox,
+    d: &Dataset,
+    database: &str,
+    seed: u64,
+    log: &mut dyn std::io::Write,
+) -> Result<()> {
     let Some(load) = &d.load else {
         return Ok(());
     };

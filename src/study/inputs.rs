@@ -2,7 +2,8 @@
 //! made absolute from the study file's directory when it is read, and their SHA-256
 //! recorded, so that results say exactly what ran and the prepared data is keyed by it.
 
-use super::file::{Place, Study};
+use super::file_keys::Place;
+use crate::results::study::Study;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 

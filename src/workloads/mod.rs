@@ -2,6 +2,7 @@
 //! dataset is prepared and cleaned up. The driver (stage 2b) owns threads, timing and
 //! schedules; a workload only issues statements on the connection it is given.
 
+pub mod custom;
 pub mod errors;
 pub mod ibench;
 pub mod kinds;

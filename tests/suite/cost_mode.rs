@@ -20,9 +20,16 @@ fn start_under_callgrind(home: &Path) -> (Sandbox, std::path::PathBuf, OltpOptio
         table_size: 1000,
         ..OltpOptions::default()
     };
-    let data = dataset::prepared(&h, None, &opts, None, &Default::default(), &mut std::io::sink())
-        .unwrap()
-        .dir;
+    let data = dataset::prepared(
+        &h,
+        None,
+        &opts,
+        None,
+        &Default::default(),
+        &mut std::io::sink(),
+    )
+    .unwrap()
+    .dir;
     // Inside the sandbox's directory, which belongs to the server's account.
     let dumps = h.sandbox_dir("cost").join("cg");
     std::fs::create_dir_all(&dumps).unwrap();

@@ -24,9 +24,16 @@ fn start_under_callgrind(
         ..OltpOptions::default()
     };
     let tree = psbench::engines::postgres::binaries::system_tree().unwrap();
-    let data = dataset::prepared(&h, Some(&tree), &opts, None, &Default::default(), &mut std::io::sink())
-        .unwrap()
-        .dir;
+    let data = dataset::prepared(
+        &h,
+        Some(&tree),
+        &opts,
+        None,
+        &Default::default(),
+        &mut std::io::sink(),
+    )
+    .unwrap()
+    .dir;
     let dumps = h.sandbox_dir(name).join("cg");
     std::fs::create_dir_all(&dumps).unwrap();
     let mut spec = SandboxSpec::new(name, h);

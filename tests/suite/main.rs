@@ -59,6 +59,7 @@ mod sandbox_state_compat;
 mod scenarios;
 mod script_mistakes;
 mod script_pgbench;
+mod script_rows;
 mod script_study;
 mod setup_script;
 mod sharding;

@@ -304,9 +304,16 @@ fn cost_mode_counts_the_serving_thread_of_a_97_and_repeats_within_the_self_check
         table_size: 1000,
         ..OltpOptions::default()
     };
-    let data = dataset::prepared(&h, Some(&tree), &opts, None, &Default::default(), &mut std::io::sink())
-        .unwrap()
-        .dir;
+    let data = dataset::prepared(
+        &h,
+        Some(&tree),
+        &opts,
+        None,
+        &Default::default(),
+        &mut std::io::sink(),
+    )
+    .unwrap()
+    .dir;
     let dumps = h.sandbox_dir("cost97").join("cg");
     std::fs::create_dir_all(&dumps).unwrap();
     let mut spec = SandboxSpec::new("cost97", h);

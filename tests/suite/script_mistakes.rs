@@ -26,9 +26,17 @@ fn plan_of(dir: &Path, body: &str) -> std::process::Output {
 fn reading_mistakes_are_refused_with_file_line_and_pgbenchs_words() {
     let tmp = common::tempdir().unwrap();
     for (body, line, words) in [
-        ("SELECT 1;\n\\set x 1 +\n", 2, "syntax error in command \"set\""),
+        (
+            "SELECT 1;\n\\set x 1 +\n",
+            2,
+            "syntax error in command \"set\"",
+        ),
         ("\\set x nosuch(1)\n", 1, "unexpected function name"),
-        ("SELECT 1;\n\n\\sleep 1 hours\n", 3, "unrecognized time unit"),
+        (
+            "SELECT 1;\n\n\\sleep 1 hours\n",
+            3,
+            "unrecognized time unit",
+        ),
         ("\\gset\n", 1, "gset must follow an SQL command"),
         ("\\shell ls\n", 1, "\\shell"),
         ("\\setshell x echo 1\n", 1, "\\setshell"),
@@ -51,7 +59,13 @@ fn bench(sb: &psbench::server::Sandbox, file: &Path) -> std::process::Output {
     psbench(Path::new("/nonexistent"))
         .args(["bench", "script"])
         .arg(file)
-        .args(["--threads=1", "--time=0", "--events=20", "--mysql-user=root"])
+        .args([
+            "--threads=1",
+            "--time=0",
+            "--events=20",
+            "--mysql-user=root",
+        ])
+        .arg("--mysql-db=mysql")
         .arg(format!("--mysql-port={}", sb.port()))
         .arg(format!(
             "--mysql-password-file={}",
@@ -65,10 +79,19 @@ const RUN_TIME: &[(&str, &str)] = &[
     ("\\set x 1 / 0\n", "division by zero"),
     ("\\set x :nosuch + 1\n", "nosuch"),
     ("\\set x random(5, 1)\n", "empty range given to random"),
-    ("\\set x random_zipfian(1, 10, 0.5)\n", "zipfian parameter must be in range"),
+    (
+        "\\set x random_zipfian(1, 10, 0.5)\n",
+        "zipfian parameter must be in range",
+    ),
     ("\\set x 9223372036854775807 + 1\n", "out of range"),
-    ("SELECT 1 FROM DUAL WHERE 1 = 0 \\gset\n", "expected one row, got 0"),
-    ("SELECT 1 AS v UNION ALL SELECT 2 \\gset\n", "expected one row, got 2"),
+    (
+        "SELECT 1 FROM DUAL WHERE 1 = 0 \\gset\n",
+        "expected one row, got 0",
+    ),
+    (
+        "SELECT 1 AS v UNION ALL SELECT 2 \\gset\n",
+        "expected one row, got 2",
+    ),
 ];
 
 #[test]
@@ -111,8 +134,14 @@ fn run_time_failures_count_as_a_cells_errors() {
     assert!(o.status.success(), "{}", text(&o));
     let r = results(&out);
     let c = &r["cells"][0];
-    let (errors, txns) = (c["errors"].as_u64().unwrap(), c["transactions"].as_u64().unwrap());
+    let (errors, txns) = (
+        c["errors"].as_u64().unwrap(),
+        c["transactions"].as_u64().unwrap(),
+    );
     assert!(txns > 100, "{c}");
     let share = errors as f64 / (errors + txns) as f64;
-    assert!((0.15..0.35).contains(&share), "{errors} errors beside {txns} transactions");
+    assert!(
+        (0.15..0.35).contains(&share),
+        "{errors} errors beside {txns} transactions"
+    );
 }

@@ -81,14 +81,23 @@ fn check_shares(r: &serde_json::Value) {
     let c = &cells[0];
     assert_eq!(c["ok"], true, "{c}");
     let classes = c["classes"].as_array().unwrap();
-    let names: Vec<&str> = classes.iter().map(|k| k["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = classes
+        .iter()
+        .map(|k| k["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["mix read", "mix write"]);
     let n = |i: usize| classes[i]["transactions"].as_u64().unwrap();
     let total = n(0) + n(1);
     assert_eq!(total, c["transactions"].as_u64().unwrap());
-    assert!(total >= 10_000, "only {total} transactions in the cell: {c}");
+    assert!(
+        total >= 10_000,
+        "only {total} transactions in the cell: {c}"
+    );
     let share = n(0) as f64 / total as f64;
-    assert!((share - 0.75).abs() <= 0.02, "read's share {share:.4} of {total}");
+    assert!(
+        (share - 0.75).abs() <= 0.02,
+        "read's share {share:.4} of {total}"
+    );
     for k in classes {
         for p in ["p50", "p95", "p99"] {
             assert!(k["latency_ms"][p].as_f64().unwrap() > 0.0, "{k}");
@@ -96,7 +105,7 @@ fn check_shares(r: &serde_json::Value) {
     }
     assert_eq!(c["errors"], 0, "{c}");
     // The scripts as they ran, by content.
-    let w = &r["study"]["workloads"][0];
+    let w = &r["study"]["workload"][0];
     assert_eq!(w["script_sha256"].as_array().unwrap().len(), 2, "{w}");
 }
 

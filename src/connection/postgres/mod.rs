@@ -1,6 +1,7 @@
 //! The PostgreSQL protocol's side of a connection: where a PostgreSQL server (a sandbox or
 //! any external one) is reached, and connecting to it with the user's mistakes explained.
 
+mod rows;
 mod session;
 mod statements;
 

@@ -14,6 +14,8 @@ pub struct PgPrepared {
     name: String,
     params: usize,
     columns: usize,
+    /// Its result's column names (a Bind and Execute brings no RowDescription).
+    pub(super) names: std::sync::Arc<[String]>,
 }
 
 impl PgPrepared {
@@ -27,6 +29,9 @@ impl PgPrepared {
     /// Its number on this session (its name on the server is `s<id>`).
     pub fn id(&self) -> u32 {
         self.id
+    }
+    pub(super) fn name(&self) -> &str {
+        &self.name
     }
 }
 
@@ -51,11 +56,11 @@ impl PgSession {
         frontend::sync(&mut self.outbox);
         self.send()?;
         self.broken = true;
-        let (mut params, mut columns, mut failure) = (0, 0, None);
+        let (mut params, mut names, mut failure) = (0, Vec::new(), None);
         loop {
             match self.receive()? {
                 Message::ParameterDescription(b) => params = b.parameters().count()?,
-                Message::RowDescription(b) => columns = b.fields().count()?,
+                Message::RowDescription(b) => names = column_names(&b)?,
                 Message::ErrorResponse(b) => failure = Some(server_error(&b)),
                 Message::ParameterStatus(b) => self.note_parameter(&b)?,
                 Message::ReadyForQuery(_) => break,
@@ -69,7 +74,8 @@ impl PgSession {
                 id: self.statements,
                 name,
                 params,
-                columns,
+                columns: names.len(),
+                names: names.into(),
             }),
         }
     }
@@ -88,25 +94,7 @@ impl PgSession {
                 params.len()
             )));
         }
-        let bound = frontend::bind(
-            "",
-            &stmt.name,
-            std::iter::once(0i16),
-            params.iter(),
-            |v, buf| match v {
-                Some(bytes) => {
-                    buf.extend_from_slice(bytes);
-                    Ok(IsNull::No)
-                }
-                None => Ok(IsNull::Yes),
-            },
-            std::iter::once(0i16),
-            &mut self.outbox,
-        );
-        if bound.is_err() {
-            self.outbox.clear();
-            return Err(PgError::Protocol("could not encode the parameters".into()));
-        }
+        self.bind_text(&stmt.name, params)?;
         frontend::execute("", 0, &mut self.outbox)?;
         frontend::sync(&mut self.outbox);
         self.send()?;
@@ -154,7 +142,35 @@ impl PgSession {
         }
     }
 
-    fn in_step(&self) -> Result<(), PgError> {
+    /// Bind `params` in text form to the unnamed portal of statement `name`, results in text.
+    pub(super) fn bind_text(
+        &mut self,
+        name: &str,
+        params: &[Option<&[u8]>],
+    ) -> Result<(), PgError> {
+        let bound = frontend::bind(
+            "",
+            name,
+            std::iter::once(0i16),
+            params.iter(),
+            |v, buf| match v {
+                Some(bytes) => {
+                    buf.extend_from_slice(bytes);
+                    Ok(IsNull::No)
+                }
+                None => Ok(IsNull::Yes),
+            },
+            std::iter::once(0i16),
+            &mut self.outbox,
+        );
+        if bound.is_err() {
+            self.outbox.clear();
+            return Err(PgError::Protocol("could not encode the parameters".into()));
+        }
+        Ok(())
+    }
+
+    pub(super) fn in_step(&self) -> Result<(), PgError> {
         if self.broken {
             return Err(PgError::Protocol(
                 "connection out of step after an earlier failure".into(),
@@ -164,8 +180,15 @@ impl PgSession {
     }
 }
 
+/// A RowDescription's column names.
+pub(super) fn column_names(
+    b: &postgres_protocol::message::backend::RowDescriptionBody,
+) -> Result<Vec<String>, PgError> {
+    Ok(b.fields().map(|f| Ok(f.name().to_string())).collect()?)
+}
+
 /// Rows a command changed, from its tag's last number (`INSERT 0 3` → 3, `BEGIN` → 0).
-fn affected(tag: &str) -> u64 {
+pub(super) fn affected(tag: &str) -> u64 {
     let mut words = tag.split_whitespace();
     let verb = words.next().unwrap_or("");
     match verb {

@@ -6,6 +6,7 @@
 //! few kilobytes per connection. Dataset loading, probes and setup keep the `mysql` crate.
 
 mod binary;
+mod decode;
 mod error;
 mod handshake;
 mod packets;

@@ -1,11 +1,15 @@
 //! One connection's commands: prepare, execute, query, close. Results are read to their
-//! end and counted, never decoded: a benchmark needs how many rows came, not what they say.
+//! end and counted, not decoded: a benchmark needs how many rows came, not what they say.
+//! Only `query_rows` and `execute_rows` decode, for a workload that keeps the values.
 
 use super::binary::{put_params, Value};
+use super::decode::{self, Column};
 use super::error::WireError;
 use super::handshake::{open, Established, Login};
 use super::packets::{lenenc, Framed};
+use crate::connection::Rows;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 const COM_QUIT: u8 = 0x01;
@@ -35,6 +39,8 @@ pub struct Prepared {
     columns: usize,
     /// The parameter types the server holds for it (empty until the first execution).
     bound: Vec<u8>,
+    /// Its result's columns, for a MariaDB server that does not send them again.
+    defs: Arc<Vec<Column>>,
 }
 
 impl Prepared {
@@ -100,16 +106,16 @@ impl Session {
             let columns = usize::from(u16::from_le_bytes([p[5], p[6]]));
             let params = usize::from(u16::from_le_bytes([p[7], p[8]]));
             // Parameter then column definitions, each list closed by an EOF packet.
-            for n in [params, columns] {
-                if n > 0 {
-                    s.skip(n + 1)?;
-                }
+            if params > 0 {
+                s.skip(params + 1)?;
             }
+            let defs = s.columns(columns)?;
             Ok(Prepared {
                 id,
                 params,
                 columns,
                 bound: Vec::new(),
+                defs: Arc::new(defs),
             })
         })?;
         self.prepared.insert(sql.to_string(), stmt.clone());
@@ -121,6 +127,32 @@ impl Session {
         stmt: &mut Prepared,
         params: &[Value<'_>],
     ) -> Result<Outcome, WireError> {
+        self.execute_then(stmt, params, Session::read_outcome)
+    }
+
+    /// Like `execute`, and the rows of its last result set as text (`None`: it returned
+    /// none).
+    pub fn execute_rows(
+        &mut self,
+        stmt: &mut Prepared,
+        params: &[Value<'_>],
+    ) -> Result<Option<Rows>, WireError> {
+        let defs = Arc::clone(&stmt.defs);
+        self.execute_then(stmt, params, |s| s.read_rows(Some(&defs)))
+    }
+
+    /// `sql` over the text protocol, and the rows of its last result set as text.
+    pub fn query_rows(&mut self, sql: &str) -> Result<Option<Rows>, WireError> {
+        self.start(COM_QUERY).extend_from_slice(sql.as_bytes());
+        self.exchange(|s| s.read_rows(None))
+    }
+
+    fn execute_then<T>(
+        &mut self,
+        stmt: &mut Prepared,
+        params: &[Value<'_>],
+        read: impl FnOnce(&mut Session) -> Result<T, WireError>,
+    ) -> Result<T, WireError> {
         if params.len() != stmt.params {
             return Err(WireError::protocol(format!(
                 "the statement takes {} parameters, {} given",
@@ -139,7 +171,7 @@ impl Session {
                 known.bound.clone_from(&stmt.bound);
             }
         }
-        let result = self.exchange(Session::read_outcome);
+        let result = self.exchange(read);
         if result.is_err() && self.broken {
             // Nothing is known any more of what the server holds for it.
             stmt.bound.clear();
@@ -192,19 +224,7 @@ impl Session {
         loop {
             let p = self.framed.next_packet()?;
             let status = match p.first() {
-                Some(0x00) => {
-                    let mut at = 1;
-                    let affected = lenenc(p, &mut at);
-                    let insert_id = lenenc(p, &mut at);
-                    let (Some(affected), Some(insert_id), Some(st)) =
-                        (affected, insert_id, p.get(at..at + 2))
-                    else {
-                        return Err(WireError::protocol("truncated OK packet"));
-                    };
-                    outcome.affected_rows += affected;
-                    outcome.last_insert_id = insert_id;
-                    u16::from_le_bytes([st[0], st[1]])
-                }
+                Some(0x00) => ok_packet(p, &mut outcome)?,
                 Some(0xFF) => return Err(WireError::from_packet(p)),
                 Some(0xFB) => return Err(WireError::protocol("LOCAL INFILE is not supported")),
                 Some(_) => {
@@ -226,6 +246,76 @@ impl Session {
                 return Ok(outcome);
             }
         }
+    }
+
+    /// Like `read_outcome`, keeping the last result set's rows as text: binary-protocol rows
+    /// when `prepared` gives the statement's columns (used when the server sends none).
+    fn read_rows(&mut self, prepared: Option<&[Column]>) -> Result<Option<Rows>, WireError> {
+        let mut last = None;
+        loop {
+            let p = self.framed.next_packet()?;
+            let status = match p.first() {
+                Some(0x00) => ok_packet(p, &mut Outcome::default())?,
+                Some(0xFF) => return Err(WireError::from_packet(p)),
+                Some(0xFB) => return Err(WireError::protocol("LOCAL INFILE is not supported")),
+                Some(_) => {
+                    let mut at = 0;
+                    let count = lenenc(p, &mut at)
+                        .ok_or_else(|| WireError::protocol("unreadable column count"))?
+                        as usize;
+                    let definitions = !self.cache_metadata || p.get(at) != Some(&0);
+                    let defs = match (definitions, prepared) {
+                        (true, _) => self.columns(count)?,
+                        (false, Some(d)) => {
+                            // The definitions left out, their closing EOF still comes.
+                            self.skip(1)?;
+                            d.to_vec()
+                        }
+                        (false, None) => {
+                            return Err(WireError::protocol("a result set without its columns"))
+                        }
+                    };
+                    let mut rows = Vec::new();
+                    let status = loop {
+                        let p = self.framed.next_packet()?;
+                        match p.first() {
+                            Some(0xFE) if p.len() < 9 => {
+                                break p.get(3..5).map_or(0, |s| u16::from_le_bytes([s[0], s[1]]))
+                            }
+                            Some(0xFF) => return Err(WireError::from_packet(p)),
+                            _ if prepared.is_some() => rows.push(decode::binary_row(p, &defs)?),
+                            _ => rows.push(decode::text_row(p, defs.len())?),
+                        }
+                    };
+                    last = Some(Rows {
+                        columns: defs.into_iter().map(|c| c.name).collect(),
+                        rows,
+                    });
+                    status
+                }
+                None => return Err(WireError::protocol("empty packet")),
+            };
+            if status & SERVER_MORE_RESULTS_EXISTS == 0 {
+                return Ok(last);
+            }
+        }
+    }
+
+    /// `n` column definitions and their closing EOF packet (none when `n` is 0).
+    fn columns(&mut self, n: usize) -> Result<Vec<Column>, WireError> {
+        if n == 0 {
+            return Ok(Vec::new());
+        }
+        let mut defs = Vec::with_capacity(n);
+        for _ in 0..n {
+            let p = self.framed.next_packet()?;
+            if p.first() == Some(&0xFF) {
+                return Err(WireError::from_packet(p));
+            }
+            defs.push(decode::column(p)?);
+        }
+        self.skip(1)?;
+        Ok(defs)
     }
 
     /// Read rows up to the closing EOF packet; return their count and the EOF's status.
@@ -254,6 +344,20 @@ impl Session {
         }
         Ok(())
     }
+}
+
+/// An OK packet's affected rows and insert id into `outcome`; its status flags.
+fn ok_packet(p: &[u8], outcome: &mut Outcome) -> Result<u16, WireError> {
+    let mut at = 1;
+    let affected = lenenc(p, &mut at);
+    let insert_id = lenenc(p, &mut at);
+    let (Some(affected), Some(insert_id), Some(st)) = (affected, insert_id, p.get(at..at + 2))
+    else {
+        return Err(WireError::protocol("truncated OK packet"));
+    };
+    outcome.affected_rows += affected;
+    outcome.last_insert_id = insert_id;
+    Ok(u16::from_le_bytes([st[0], st[1]]))
 }
 
 impl Drop for Session {

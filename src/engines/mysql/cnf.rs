@@ -141,7 +141,9 @@ fn value_of(v: &str, at: &str) -> Result<String> {
             c => out.push(c),
         }
     }
-    Err(usage(format!("{at}: a quoted value without its closing {q}")))
+    Err(usage(format!(
+        "{at}: a quoted value without its closing {q}"
+    )))
 }
 
 #[cfg(test)]
@@ -162,7 +164,11 @@ mod tests {
         write(d, "conf.d/b.cnf", "[mysqld]\nmax_connections = 50\n");
         write(d, "conf.d/a.cnf", "[mysqld]\nsort_buffer_size=1M\n");
         write(d, "conf.d/ignored.txt", "[mysqld]\nnope=1\n");
-        write(d, "extra.cnf", "[server]\ninnodb-log-file-size = 64M # big\n");
+        write(
+            d,
+            "extra.cnf",
+            "[server]\ninnodb-log-file-size = 64M # big\n",
+        );
         let main = write(
             d,
             "my.cnf",
@@ -192,7 +198,10 @@ mod tests {
         assert!(mysql[4].at.ends_with("extra.cnf:2"), "{:?}", mysql[4]);
         let maria = read(&main, &server_groups(Flavour::MariaDb, "10.11.19")).unwrap();
         assert!(maria.iter().any(|s| s.key == "thread_handling"));
-        assert!(!maria.iter().any(|s| s.key == "userstat"), "[mysqld-8.0] is 8.0's");
+        assert!(
+            !maria.iter().any(|s| s.key == "userstat"),
+            "[mysqld-8.0] is 8.0's"
+        );
     }
 
     #[test]

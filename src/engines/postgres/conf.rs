@@ -136,7 +136,10 @@ mod tests {
         )
         .unwrap();
         let s = read(&main).unwrap();
-        let pairs: Vec<(&str, &str)> = s.iter().map(|c| (c.key.as_str(), c.value.as_str())).collect();
+        let pairs: Vec<(&str, &str)> = s
+            .iter()
+            .map(|c| (c.key.as_str(), c.value.as_str()))
+            .collect();
         assert_eq!(
             pairs,
             [

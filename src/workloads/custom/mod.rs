@@ -160,10 +160,7 @@ impl ScriptWorkload {
     /// This workload with script `i` alone (cost mode counts each script apart).
     pub fn only(&self, i: usize) -> ScriptWorkload {
         let (script, _) = self.scripts[i].clone();
-        let timings = vec![vec![
-            (0, std::time::Duration::ZERO);
-            script.command_count()
-        ]];
+        let timings = vec![vec![(0, std::time::Duration::ZERO); script.command_count()]];
         ScriptWorkload {
             name: self.classes[i].clone(),
             classes: vec![self.classes[i].clone()],

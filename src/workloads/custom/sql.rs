@@ -10,8 +10,13 @@ use crate::workloads::script::{Rows, Script, Sql, Value};
 use crate::workloads::{EventError, QueryCounters};
 
 /// Statements prepared on one connection: per script, per command (None for a meta
-/// command).
+/// command, and for an SQL command without variables the server will not prepare, which
+/// goes as text).
 pub type PreparedScripts = Vec<Vec<Option<Prepared>>>;
+
+/// MySQL's "This command is not supported in the prepared statement protocol yet": MySQL
+/// 8.0 says it of BEGIN, which MariaDB and PostgreSQL prepare.
+const NOT_PREPARABLE: u16 = 1295;
 
 /// Prepare every SQL command of `scripts` on `conn`.
 pub fn prepare_all(
@@ -22,7 +27,13 @@ pub fn prepare_all(
     for (script, _) in scripts {
         let mut commands: Vec<Option<Prepared>> = vec![None; script.command_count()];
         for (i, cmd) in script.sql_commands() {
-            let stmt = conn.prepare(&cmd.prepared_sql).map_err(|e| {
+            let stmt = match conn.prepare(&cmd.prepared_sql) {
+                Err(e) if e.mysql_code() == Some(NOT_PREPARABLE) && cmd.params.is_empty() => {
+                    continue
+                }
+                other => other,
+            };
+            let stmt = stmt.map_err(|e| {
                 anyhow::Error::new(e).context(format!(
                     "{}:{}: preparing `{}`",
                     script.name,
@@ -135,11 +146,10 @@ impl Sql for SessionSql<'_> {
             return Ok(rows.map(rows_of));
         }
         let Some(stmt) = self.prepared[script][command].as_mut() else {
-            return Err(EventError::Fatal(anyhow::anyhow!(
-                "{}:{}: not prepared",
-                self.scripts[script].0.name,
-                cmd.line
-            )));
+            // The server would not prepare it (prepare_all): it has no variables, so its
+            // text is the statement.
+            let text = cmd.text.clone();
+            return self.run_text(&text, want_rows);
         };
         if want_rows {
             let rows = self

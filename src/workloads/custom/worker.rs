@@ -63,7 +63,11 @@ impl ScriptWorker {
 }
 
 impl Worker for ScriptWorker {
-    fn event(&mut self, conn: &mut Session, counters: &mut QueryCounters) -> Result<(), EventError> {
+    fn event(
+        &mut self,
+        conn: &mut Session,
+        counters: &mut QueryCounters,
+    ) -> Result<(), EventError> {
         let script = self.current;
         let mut sql = SessionSql {
             conn,

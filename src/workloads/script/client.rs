@@ -2,7 +2,9 @@
 //! run of one script (pgbench's advanceConnectionState, less the timing and retries that
 //! psbench's driver owns).
 
-use super::eval::{eval, truth, Ctx};
+use super::coerce::truth;
+use super::context::Ctx;
+use super::eval::eval;
 use super::parse::{split_variables, Piece};
 use super::prng::PgPrng;
 use super::random::getrand;

@@ -1,7 +1,8 @@
 //! pgbench's evalStandardFunc: operators and functions over evaluated arguments, with its
 //! overflow checks and messages.
 
-use super::eval::{c_f, to_bool, to_double, to_int, Ctx};
+use super::coerce::{c_f, to_bool, to_double, to_int};
+use super::context::Ctx;
 use super::expr::Func;
 use super::hash::{fnv1a, murmur2, permute};
 use super::random::{

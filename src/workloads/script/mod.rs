@@ -3,6 +3,8 @@
 //! running a script's commands for one client over an [`Sql`] connection.
 
 mod client;
+mod coerce;
+mod context;
 mod eval;
 mod expr;
 mod functions;
@@ -124,6 +126,15 @@ impl Script {
     pub fn command_count(&self) -> usize {
         self.commands.len()
     }
+
+    /// Command `i` on one line, as a report names it: its SQL with blanks folded, or the
+    /// meta command's name with a backslash.
+    pub fn command_text(&self, i: usize) -> String {
+        match &self.commands[i] {
+            Command::Sql(s) => s.text.split_whitespace().collect::<Vec<_>>().join(" "),
+            Command::Meta(m) => format!("\\{}", m.name),
+        }
+    }
 }
 
 /// "file.sql@3" → ("file.sql", 3); no '@' → weight 1. pgbench's parseScriptWeight: the last
@@ -211,6 +222,7 @@ impl std::fmt::Display for RunError {
                 write!(f, "{message} (SQLSTATE {code})")
             }
             RunError::Sql(EventError::ConnectionLost(m)) => write!(f, "connection lost: {m}"),
+            RunError::Sql(EventError::Failed(m)) => write!(f, "{m}"),
             RunError::Sql(EventError::Fatal(e)) => write!(f, "{e:#}"),
         }
     }

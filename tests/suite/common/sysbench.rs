@@ -85,6 +85,7 @@ pub fn describe(e: EventError) -> String {
     match e {
         EventError::Retryable { code, message } => format!("retryable {code}: {message}"),
         EventError::ConnectionLost(m) => format!("connection lost: {m}"),
+        EventError::Failed(m) => format!("failed: {m}"),
         EventError::Fatal(e) => format!("fatal: {e:#}"),
     }
 }
