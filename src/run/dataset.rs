@@ -47,7 +47,7 @@ pub fn prepared(
     log: &mut dyn std::io::Write,
 ) -> Result<Prepared> {
     // The user's own data makes sysbench's tables only where it sizes them.
-    let sysbench_tables = !super::dataset_own::is_own(own) || own.tables.is_some();
+    let sysbench_tables = !own.is_own() || own.tables.is_some();
     let bin = engines::locate(basedir)?;
     let label = engines::label(&bin);
     let mut h = DefaultHasher::new();

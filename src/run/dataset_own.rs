@@ -11,12 +11,6 @@ use std::io::Read;
 use std::path::Path;
 use std::process::Stdio;
 
-/// Whether the dataset is the user's own: then sysbench's tables are made only where it
-/// sizes them.
-pub fn is_own(d: &Dataset) -> bool {
-    !d.sql.is_empty() || d.load.is_some()
-}
-
 /// The file's SQL, decompressed when it ends in `.gz` or `.xz`.
 fn reader(path: &Path) -> Result<Box<dyn Read>> {
     let f = std::fs::File::open(path)

@@ -112,7 +112,15 @@ fn render(study: &Study, origin: &str) -> String {
         let _ = writeln!(s, "  {}; variants: {}", srv.line, srv.variants.join(", "));
     }
     let (tables, rows) = study.dataset_size();
-    let mut data = format!("{tables} table(s) × {rows} rows");
+    let mut data = if study.dataset.is_own() {
+        let mut d = format!("your own ({})", study.dataset.own_words());
+        if study.dataset.tables.is_some() {
+            let _ = write!(d, " and {tables} sysbench table(s) × {rows} rows");
+        }
+        d
+    } else {
+        format!("{tables} table(s) × {rows} rows")
+    };
     if let Some(scale) = study.dataset.pgbench_scale {
         let _ = write!(data, ", pgbench scale {scale}");
     }
