@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod build;
 pub mod cpus;
+mod dataset_own;
 pub mod document;
 pub mod host_probe;
 pub mod insert_benchmark;
