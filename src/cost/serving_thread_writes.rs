@@ -1,6 +1,7 @@
 //! The Insert Benchmark's write steps counted on the serving thread
 //! (docs/cost-mode.md#the-insert-benchmark): the step's connection, with the threads that
-//! worked for its statements, is counted over the whole step, twice, each time on a table
+//! worked for its statements, is counted over the whole step, twice (a third time when the
+//! two disagree), each time on a table
 //! rebuilt from a copy taken before the step, with InnoDB's purge caught up before and held
 //! back during the counted work.
 
@@ -8,7 +9,7 @@ use super::callgrind;
 use super::dumps;
 use super::target::Target;
 use super::windows::{CostMeasurement, Window};
-use super::write_steps::{table_state, verdict};
+use super::write_steps::{agree, table_state, verdict};
 use crate::connection::AdminConn;
 use crate::workloads::ibench::{schema, IbenchOptions, Step, StepKind, WriteWork, DATABASE};
 use anyhow::{Context, Result};
@@ -30,9 +31,16 @@ pub fn measure_write(
         .with_context(|| format!("keeping {table} as it was before {}", step.name))?;
     let mut windows = Vec::new();
     let mut per_row = Vec::new();
-    for attempt in 1..=2u32 {
-        // Both attempts on a table built the same way from the copy: the same pages, the same
-        // keys, nothing left to purge.
+    for attempt in 1..=3u32 {
+        // Threads that share a statement's work (an index build's parallel readers) spin
+        // while they wait for each other, more on a loaded host: two attempts of l.x differed
+        // by 2.4% beside other tests, where alone they agree within 0.4%. So a third attempt
+        // is taken when the first two disagree, and the closest pair is judged.
+        if attempt == 3 && agree(per_row[0], per_row[1]) {
+            break;
+        }
+        // Every attempt on a table built the same way from the copy: the same pages, the
+        // same keys, nothing left to purge.
         conn.run(&format!("DROP TABLE IF EXISTS {live}"))
             .and_then(|_| conn.run(&format!("CREATE TABLE {live} LIKE {copy}")))
             .and_then(|_| conn.run(&format!("INSERT INTO {live} SELECT * FROM {copy}")))

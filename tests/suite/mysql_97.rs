@@ -404,7 +404,8 @@ steps = ["l.i0", "l.x"]
         .map(|w| w["ir"].as_f64().unwrap() / w["events"].as_f64().unwrap())
         .collect();
     eprintln!("9.7.2 release, instructions per indexed row: {per_row:?}");
-    assert_eq!(windows.len(), 2, "{lx}");
+    // Two attempts, or three when the first two disagreed.
+    assert!(matches!(windows.len(), 2 | 3), "{lx}");
     // cost mode's 20,000 rows (at 5,000 the two attempts differed by 5%), and a full index
     // build of 20,100: more per row than the connection's share alone.
     assert!(per_row.iter().all(|x| *x > 10_000.0), "{per_row:?}");
