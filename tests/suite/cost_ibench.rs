@@ -1,6 +1,7 @@
 //! Cost mode of the Insert Benchmark against real MariaDB sandboxes under callgrind: every
 //! step counted on the connection that did its work, per inserted or indexed row and per
-//! query, write steps twice from the same table, query steps in self-checked windows.
+//! query, write steps twice from the same table (a third time when the two disagree), query
+//! steps in self-checked windows.
 
 use crate::common;
 
@@ -49,19 +50,30 @@ fn every_step_is_counted_per_row_or_per_query_on_its_connection() {
             let c = get(v, &format!("ib {step}"));
             assert_eq!(c["ok"], true, "{c}");
             assert_eq!(c["unit"], "row", "{c}");
-            // Two attempts from the same table, each over the whole step: one window each,
-            // counting its rows (l.x: the 3,000 loaded and its own 100).
+            // Two attempts from the same table, each over the whole step, and a third when
+            // the first two disagree: one window each, counting its rows (l.x: the 3,000
+            // loaded and its own 100).
             let w = c["windows"].as_array().unwrap();
-            assert_eq!(w.len(), 2, "{c}");
             for (i, x) in w.iter().enumerate() {
                 assert_eq!(x["attempt"], i as u64 + 1);
                 assert_eq!(x["events"], rows, "{c}");
             }
             let per: Vec<f64> = w.iter().map(|x| f(&x["ir"]) / rows as f64).collect();
-            assert_eq!(c["estimates"].as_array().unwrap().len(), 2);
-            assert!((f(&c["ir_per_txn"]) - per[1]).abs() < 1e-6 * per[1], "{c}");
-            let apart = (per[0] - per[1]).abs() / per[0].min(per[1]);
-            assert_eq!(c["unstable"] == true, apart > 0.005, "{c}");
+            assert_eq!(c["estimates"].as_array().unwrap().len(), w.len());
+            let apart = |a: f64, b: f64| (a - b).abs() / a.min(b);
+            assert_eq!(w.len() == 3, apart(per[0], per[1]) > 0.005, "{c}");
+            assert!(matches!(w.len(), 2 | 3), "{c}");
+            // The closest pair is judged, the later of it kept.
+            let mut pairs: Vec<(usize, usize)> = vec![(0, 1)];
+            if w.len() == 3 {
+                pairs.extend([(0, 2), (1, 2)]);
+            }
+            let (i, j) = pairs
+                .into_iter()
+                .min_by(|x, y| apart(per[x.0], per[x.1]).total_cmp(&apart(per[y.0], per[y.1])))
+                .unwrap();
+            assert!((f(&c["ir_per_txn"]) - per[j]).abs() < 1e-6 * per[j], "{c}");
+            assert_eq!(c["unstable"] == true, apart(per[i], per[j]) > 0.005, "{c}");
             // A row costs the server thousands of instructions: tens of thousands to load,
             // a few hundred thousand with deletes and secondary indexes. A background
             // thread counted instead (purge, page cleaner) would be far from this.
