@@ -23,6 +23,7 @@
 
 pub mod build;
 pub mod catalogue;
+pub mod config_file;
 pub mod fetch;
 pub mod from_source;
 pub mod imported;
@@ -98,6 +99,14 @@ pub trait Engine: Sync {
 
     /// A variant's parts that this engine cannot run, named in one line.
     fn check_variant(&self, v: &Variant) -> Result<()>;
+    /// The variant's own configuration file and its settings as this engine's server reads
+    /// them on `bin` (`None`: before the server is known, to find the file's mistakes);
+    /// `None` when it names none. The other engine's key is refused by name.
+    fn config_settings(
+        &self,
+        v: &Variant,
+        bin: Option<&Binaries>,
+    ) -> Result<Option<(std::path::PathBuf, Vec<config_file::FileSetting>)>>;
     /// The study's parts (workloads, dataset) that this engine cannot run.
     fn check_study(&self, study: &Study) -> Result<()>;
     /// The server's own command-line client logged in to `sb` as its administrator, into

@@ -177,10 +177,17 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
     let mut spec = SandboxSpec::new(&l.sandbox_name, l.home.clone());
     spec.basedir = v.basedir.clone();
     spec.family = Some(engine.family());
-    spec.options = match &v.settings {
+    let own = match &v.settings {
         // The variant's own options win over its preset's, key by key.
         Some(p) => options::merge(engine.preset(p, &bin)?, &options(v)?),
         None => options(v)?,
+    };
+    // Its own my.cnf or postgresql.conf under all of them, and under what the run adds.
+    let over = [own.clone(), l.extra_options.clone()].concat();
+    let file = super::config_file::read(engine, v, Some(&bin), &over)?;
+    spec.options = match &file {
+        Some(f) => [f.options(), own].concat(),
+        None => own,
     };
     spec.options = engine.fit_options(&bin, spec.options)?;
     spec.options.extend(l.extra_options.iter().cloned());
@@ -190,6 +197,10 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
     spec.cpus = l.cpus.clone();
     let mut identity = build::identify(&bin);
     let sb = Sandbox::start(spec, bin, engine.launcher())
+        .map_err(|e| match &file {
+            Some(f) => f.explain(e),
+            None => e,
+        })
         .with_context(|| format!("starting variant '{}'", v.name))?;
     if let Some(p) = &v.settings {
         if let Some(why) = engine.preset_not_applied(p, sb.variables()).first() {
@@ -213,6 +224,7 @@ pub fn start(l: &Launch) -> Result<(Sandbox, VariantProvenance)> {
         pfs,
         build: Some(identity),
         placement: l.cpus.is_some().then(|| placement(&sb)).transpose()?,
+        config_file: file.as_ref().map(|f| f.record()),
     };
     Ok((sb, prov))
 }

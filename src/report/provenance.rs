@@ -133,7 +133,7 @@ struct ServerColumn {
 }
 
 /// One server's items of each column, in the table's order.
-fn server_items(p: &crate::results::VariantProvenance) -> [Vec<String>; 7] {
+fn server_items(p: &crate::results::VariantProvenance) -> [Vec<String>; 8] {
     let one = |s: String| if s.is_empty() { Vec::new() } else { vec![s] };
     let binary = if p.server_sha256.is_empty() {
         p.server_binary.clone()
@@ -159,6 +159,7 @@ fn server_items(p: &crate::results::VariantProvenance) -> [Vec<String>; 7] {
         one(p.server_version.clone()),
         one(binary),
         p.build.as_ref().map(built).unwrap_or_default(),
+        p.config_file.as_ref().map(config_file).unwrap_or_default(),
         p.options.iter().map(|o| o.display()).collect(),
         p.sql.clone(),
         one(pfs),
@@ -207,6 +208,14 @@ fn built(b: &crate::results::ServerBuild) -> Vec<String> {
     out
 }
 
+/// A variant's own my.cnf or postgresql.conf: the file, and each line that did not set what
+/// it says (the sandbox's own settings, host paths, a line set again).
+fn config_file(f: &crate::results::ConfigFileRecord) -> Vec<String> {
+    let mut out = vec![format!("{} ({} settings passed)", f.path, f.settings)];
+    out.extend(f.overridden.iter().map(|o| format!("not passed: {o}")));
+    out
+}
+
 /// The items every server has, in the first server's order.
 fn common(items: &[Vec<String>]) -> Vec<String> {
     match items {
@@ -226,7 +235,7 @@ fn common(items: &[Vec<String>]) -> Vec<String> {
 pub fn servers(s: &Subject) -> Table {
     let res = &s.results;
     let names = servers_in_order(s);
-    let per_server: Vec<[Vec<String>; 7]> = names
+    let per_server: Vec<[Vec<String>; 8]> = names
         .iter()
         .map(|v| server_items(&res.variants[v]))
         .collect();
@@ -234,6 +243,7 @@ pub fn servers(s: &Subject) -> Table {
         ("version", " "),
         ("binary", " "),
         ("built", "; "),
+        ("config file", "; "),
         ("options", " "),
         ("sql", "; "),
         ("performance_schema", " "),
@@ -285,7 +295,7 @@ pub fn servers(s: &Subject) -> Table {
     Table {
         id: "servers".into(),
         title: "Servers".into(),
-        note: "Each variant's server as read after start: options passed, statements run, the effective performance_schema state. What every server shares is listed once under the table; a row shows only what differs (— nothing more). \"[cost]\" is the server run under callgrind.".into(),
+        note: "Each variant's server as read after start: its own configuration file and the lines of it not passed, options passed, statements run, the effective performance_schema state. What every server shares is listed once under the table; a row shows only what differs (— nothing more). \"[cost]\" is the server run under callgrind.".into(),
         columns: table_columns,
         rows,
         legend,

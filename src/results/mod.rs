@@ -33,5 +33,5 @@ pub use document::{
 };
 pub use host_probe::{HostProbe, Placement, Wakeup};
 pub use io::write_atomically;
-pub use provenance::{Host, PfsState, ServerOption, VariantProvenance};
+pub use provenance::{ConfigFileRecord, Host, PfsState, ServerOption, VariantProvenance};
 pub use shard::{MergedPart, RoundRecord, ShardInfo, Sharding};

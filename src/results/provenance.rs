@@ -38,6 +38,20 @@ pub struct VariantProvenance {
     /// Where its server and psbench's client ran, read back, when the study placed them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placement: Option<super::host_probe::Placement>,
+    /// The variant's own configuration file, as read for this server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config_file: Option<ConfigFileRecord>,
+}
+
+/// A variant's my.cnf or postgresql.conf: which file (by content) and which of its lines did
+/// not set what they say, with why (`a.cnf:3 port: the sandbox's own`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConfigFileRecord {
+    pub path: String,
+    pub sha256: String,
+    /// Settings passed to the server from the file (includes too).
+    pub settings: u32,
+    pub overridden: Vec<String>,
 }
 
 /// One server option, as given on the command line or in a study (`innodb_buffer_pool_size=256M`,

@@ -341,6 +341,12 @@ pub struct Variant {
     /// Another server binary tree for this variant (versions and builds).
     #[serde(default)]
     pub basedir: Option<PathBuf>,
+    /// The variant's own my.cnf (MySQL, MariaDB), read as its server reads it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defaults_file: Option<PathBuf>,
+    /// The variant's own postgresql.conf (PostgreSQL), includes and all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config_file: Option<PathBuf>,
     /// A release psbench fetches when missing (`mariadb-11.4.5`, `mysql-8.0.15`), instead of a
     /// basedir.
     #[serde(default)]

@@ -21,6 +21,11 @@ const RESERVED: &[&str] = &[
     "tmpdir",
 ];
 
+/// Whether `key` (a base key) is one the sandbox sets itself.
+pub fn is_reserved(key: &str) -> bool {
+    RESERVED.contains(&key)
+}
+
 impl ServerOption {
     /// Parse `KEY` or `KEY=VALUE`; the key is normalised to underscores.
     pub fn parse(s: &str) -> Result<Self> {

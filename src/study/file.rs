@@ -137,10 +137,18 @@ impl Study {
                     .find(|v| e.starts_with(&format!("variant '{}'", v.name)))
                     .map_or(Place::Study, |v| {
                         // The key the message is about, where it names one.
-                        let key = ["scenario", "settings", "engine", "build", "version"]
-                            .into_iter()
-                            .find(|k| e[v.name.len() + 10..].contains(k))
-                            .unwrap_or("name");
+                        let key = [
+                            "scenario",
+                            "settings",
+                            "engine",
+                            "build",
+                            "version",
+                            "defaults_file",
+                            "config_file",
+                        ]
+                        .into_iter()
+                        .find(|k| e[v.name.len() + 10..].contains(k))
+                        .unwrap_or("name");
                         Place::VariantKey(v.name.clone(), key)
                     });
                 p.push((at, e));

@@ -1,4 +1,5 @@
-//! The files a study names beside itself (its scripts, its dataset's SQL and load script):
+//! The files a study names beside itself (its scripts, its dataset's SQL and load script, its
+//! variants' my.cnf or postgresql.conf):
 //! made absolute from the study file's directory when it is read, and their SHA-256
 //! recorded, so that results say exactly what ran and the prepared data is keyed by it.
 
@@ -59,6 +60,14 @@ pub fn resolve(study: &mut Study, origin: &str) -> Vec<(Place, String)> {
                 Some(wt) => format!("{full}@{wt}"),
                 None => full,
             };
+        }
+    }
+    for v in &mut study.variants {
+        for f in [v.defaults_file.as_mut(), v.config_file.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            *f = PathBuf::from(absolute(&dir, &f.to_string_lossy()));
         }
     }
     let d = &mut study.dataset;

@@ -57,8 +57,10 @@ fn git(dir: &Path, args: &[&str]) -> String {
 }
 
 /// A job's checkout: a MariaDB tree (what psbench tells one by) of two commits, the head's
-/// change on top of the base, with `study` as the page writes it. The base commit's id.
-fn checkout(ws: &Path, study: &str) -> String {
+/// change on top of the base, with the recipe's study and files as the page writes them.
+/// The base commit's id.
+fn checkout(ws: &Path, r: &Recipe) -> String {
+    let study = r.study;
     let head = ws.join("repo");
     std::fs::create_dir_all(head.join("storage/maria")).unwrap();
     std::fs::create_dir_all(head.join("ci")).unwrap();
@@ -69,6 +71,9 @@ fn checkout(ws: &Path, study: &str) -> String {
     .unwrap();
     std::fs::write(head.join("storage/maria/ha_maria.cc"), "// the base\n").unwrap();
     std::fs::write(head.join(study), block("toml", study)).unwrap();
+    for f in r.files {
+        std::fs::write(head.join(f), block("ini", f)).unwrap();
+    }
     git(&head, &["init", "-q", "-b", "main"]);
     git(&head, &["add", "-A"]);
     git(&head, &["commit", "-q", "-m", "base"]);
@@ -142,11 +147,13 @@ fn instead_of_the_run(command: &str, study: &str, doc: &Value, dir: &Path) -> St
 struct Recipe {
     study: &'static str,
     variants: &'static [&'static str],
+    /// The page's configuration files the study names, committed beside it.
+    files: &'static [&'static str],
 }
 
 /// GitHub's workflow on one pull request whose counts are `doc`'s: exit code and log.
 fn github(tmp: &Path, r: &Recipe, workflow: &str, doc: &Value) -> (i32, String, PathBuf) {
-    let base = checkout(tmp, r.study);
+    let base = checkout(tmp, r);
     let head = tmp.join("repo");
     let wf = parse(&block("yaml", workflow));
     let job = wf.at("jobs").at("cost");
@@ -221,7 +228,7 @@ fn github(tmp: &Path, r: &Recipe, workflow: &str, doc: &Value) -> (i32, String, 
 
 /// GitLab's job on one merge request whose counts are `doc`'s.
 fn gitlab(tmp: &Path, r: &Recipe, name: &str, job_name: &str, doc: &Value) -> (i32, String) {
-    let base = checkout(tmp, r.study);
+    let base = checkout(tmp, r);
     let head = tmp.join("repo");
     let y = parse(&block("yaml", name));
     let job = y.at(job_name);
@@ -262,10 +269,12 @@ fn gitlab(tmp: &Path, r: &Recipe, name: &str, job_name: &str, doc: &Value) -> (i
 const PR: Recipe = Recipe {
     study: "ci/psbench-pr.toml",
     variants: &["base", "head"],
+    files: &[],
 };
 const SETTINGS: Recipe = Recipe {
     study: "ci/psbench-settings.toml",
     variants: &["today", "proposed_cnf", "upgrade"],
+    files: &["ci/my.cnf", "ci/proposed.cnf"],
 };
 
 fn regression(log: &str) -> Option<&str> {
@@ -394,4 +403,37 @@ fn actionlint_passes_every_github_workflow_of_the_page() {
             .unwrap();
         assert_eq!(o.status.code(), Some(0), "{name}: {}", common::text(&o));
     }
+}
+
+#[test]
+fn the_settings_recipes_study_and_my_cnf_files_pass_plan_and_a_broken_file_is_named() {
+    let tmp = common::tempdir().unwrap();
+    let ci = tmp.path().join("ci");
+    std::fs::create_dir_all(&ci).unwrap();
+    let study = ci.join("psbench-settings.toml");
+    std::fs::write(&study, block("toml", SETTINGS.study)).unwrap();
+    for f in SETTINGS.files {
+        std::fs::write(tmp.path().join(f), block("ini", f)).unwrap();
+    }
+    let plan = || {
+        let (code, log) = sh(
+            tmp.path(),
+            &[],
+            "psbench run ci/psbench-settings.toml --plan",
+        );
+        (code, log)
+    };
+    let (code, log) = plan();
+    assert_eq!(code, 0, "{log}");
+    std::fs::write(
+        ci.join("proposed.cnf"),
+        "[mysqld]\ninnodb_adaptive_hash_index = 'OFF\n",
+    )
+    .unwrap();
+    let (code, log) = plan();
+    assert_eq!(code, 2, "{log}");
+    assert!(
+        log.contains("proposed.cnf:2: a quoted value without its closing '"),
+        "{log}"
+    );
 }

@@ -18,6 +18,7 @@ mod cancelled_job;
 mod ci_recipe;
 mod ci_recipe_pr;
 mod client_switches;
+mod config_files;
 mod cost_ibench;
 mod cost_mode;
 mod cost_postgres;

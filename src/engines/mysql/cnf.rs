@@ -2,8 +2,11 @@
 //! this flavour and version reads, `!include` and `!includedir`, quoted values and comments.
 //! Each setting keeps the file and line it came from, for read-back and refusals.
 
-use crate::error::usage;
+use crate::engines::config_file::FileSetting;
+use crate::error::{one_line, usage};
+use crate::results::study::Variant;
 use crate::results::Flavour;
+use crate::server::{Binaries, ServerOption};
 use anyhow::Result;
 use std::path::{Path, PathBuf};
 
@@ -34,6 +37,47 @@ pub fn server_groups(flavour: Flavour, version: &str) -> Vec<String> {
         g.push("galera".to_string());
     }
     g
+}
+
+/// A variant's `defaults_file` as settings for the server `bin` (before it is known, the
+/// groups any MySQL-family server reads, to find the file's mistakes).
+pub fn of_variant(
+    v: &Variant,
+    bin: Option<&Binaries>,
+) -> Result<Option<(PathBuf, Vec<FileSetting>)>> {
+    if v.config_file.is_some() {
+        return Err(usage(format!(
+            "variant '{}': config_file names a postgresql.conf; a MySQL or MariaDB variant names its my.cnf as defaults_file",
+            v.name
+        )));
+    }
+    let Some(path) = &v.defaults_file else {
+        return Ok(None);
+    };
+    let groups = match bin {
+        Some(b) => server_groups(b.flavour, &b.version),
+        None => server_groups(Flavour::MariaDb, ""),
+    };
+    let read = read(path, &groups).map_err(|e| {
+        // The key first, so that the study file's error points at it.
+        let said = one_line(&e);
+        let said = match said.starts_with("defaults_file") {
+            true => said,
+            false => format!("defaults_file {said}"),
+        };
+        usage(format!("variant '{}': {said}", v.name))
+    })?;
+    let settings = read
+        .into_iter()
+        .map(|s| FileSetting {
+            option: ServerOption {
+                key: s.key.replace('-', "_").to_ascii_lowercase(),
+                value: s.value,
+            },
+            at: s.at,
+        })
+        .collect();
+    Ok(Some((path.clone(), settings)))
 }
 
 /// The settings of `path` in `groups`, in the order the server reads them.

@@ -225,7 +225,17 @@ impl Engine for MySqlFamily {
         cost::valgrind_options(variant)
     }
 
+    fn config_settings(
+        &self,
+        v: &Variant,
+        bin: Option<&Binaries>,
+    ) -> Result<Option<(std::path::PathBuf, Vec<super::config_file::FileSetting>)>> {
+        cnf::of_variant(v, bin)
+    }
+
     fn check_variant(&self, v: &Variant) -> Result<()> {
+        // The file's mistakes, with file and line, before anything starts.
+        self.config_settings(v, None)?;
         if let Some(sc) = &v.scenario {
             let scenario =
                 scenarios::scenario(sc).map_err(|e| usage(format!("variant '{}': {e}", v.name)))?;

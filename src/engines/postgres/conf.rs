@@ -2,7 +2,10 @@
 //! `#` comments, and `include`, `include_if_exists` and `include_dir` relative to the file
 //! that names them. Each setting keeps its file and line.
 
-use crate::error::usage;
+use crate::engines::config_file::FileSetting;
+use crate::error::{one_line, usage};
+use crate::results::study::Variant;
+use crate::server::ServerOption;
 use anyhow::Result;
 use std::path::{Path, PathBuf};
 
@@ -13,6 +16,39 @@ pub struct ConfSetting {
     pub value: String,
     /// `FILE:LINE`.
     pub at: String,
+}
+
+/// A variant's `config_file` as settings.
+pub fn of_variant(v: &Variant) -> Result<Option<(PathBuf, Vec<FileSetting>)>> {
+    if v.defaults_file.is_some() {
+        return Err(usage(format!(
+            "variant '{}': defaults_file names a my.cnf; a PostgreSQL variant names its postgresql.conf as config_file",
+            v.name
+        )));
+    }
+    let Some(path) = &v.config_file else {
+        return Ok(None);
+    };
+    let read = read(path).map_err(|e| {
+        // The key first, so that the study file's error points at it.
+        let said = one_line(&e);
+        let said = match said.starts_with("config_file") {
+            true => said,
+            false => format!("config_file {said}"),
+        };
+        usage(format!("variant '{}': {said}", v.name))
+    })?;
+    let settings = read
+        .into_iter()
+        .map(|s| FileSetting {
+            option: ServerOption {
+                key: s.key,
+                value: Some(s.value),
+            },
+            at: s.at,
+        })
+        .collect();
+    Ok(Some((path.clone(), settings)))
 }
 
 /// The settings of `path` in the order PostgreSQL reads them (a later one wins).

@@ -180,7 +180,17 @@ impl Engine for Postgres {
         Vec::new()
     }
 
+    fn config_settings(
+        &self,
+        v: &Variant,
+        _bin: Option<&Binaries>,
+    ) -> Result<Option<(std::path::PathBuf, Vec<super::config_file::FileSetting>)>> {
+        conf::of_variant(v)
+    }
+
     fn check_variant(&self, v: &Variant) -> Result<()> {
+        // The file's mistakes, with file and line, before anything starts.
+        self.config_settings(v, None)?;
         if let Some(sc) = &v.scenario {
             if !scenarios::is_pg_scenario(sc) {
                 return Err(usage(format!(
