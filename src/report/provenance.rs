@@ -290,12 +290,17 @@ pub fn servers(s: &Subject) -> Table {
             row
         })
         .collect();
+    // Said only where a variant named its own file.
+    let file = match per_server.iter().any(|x| !x[3].is_empty()) {
+        true => "its own configuration file and the lines of it not passed, ",
+        false => "",
+    };
     let mut table_columns = vec![label("variant")];
     table_columns.extend(kept.iter().map(|(c, _)| label(c.name)));
     Table {
         id: "servers".into(),
         title: "Servers".into(),
-        note: "Each variant's server as read after start: its own configuration file and the lines of it not passed, options passed, statements run, the effective performance_schema state. What every server shares is listed once under the table; a row shows only what differs (— nothing more). \"[cost]\" is the server run under callgrind.".into(),
+        note: format!("Each variant's server as read after start: {file}options passed, statements run, the effective performance_schema state. What every server shares is listed once under the table; a row shows only what differs (— nothing more). \"[cost]\" is the server run under callgrind."),
         columns: table_columns,
         rows,
         legend,

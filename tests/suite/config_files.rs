@@ -45,35 +45,57 @@ fn write(dir: &Path, name: &str, body: &str) {
     std::fs::write(dir.join(name), body).unwrap();
 }
 
-#[test]
-fn a_my_cnf_sets_what_its_server_groups_say_and_the_sandbox_keeps_its_own() {
+/// my.cnf's lines: ten settings for the server in [mysqld], its own release's group and an
+/// included [server]; the sandbox's own port and socket, a host path, and another program's
+/// and another release's groups.
+const MY_CNF: &str = "[client]\nport = 1\n\n[mysqld]\nport = 3306\n\
+    socket = /run/mysqld/mysqld.sock\nmax_connections = 77\ntable_open_cache = 1000\n\
+    slow_query_log_file = /var/log/mysql/slow.log\njoin_buffer_size = 512K\n\
+    tmp_table_size = 32M\nmax_heap_table_size = 32M\ninnodb_lock_wait_timeout = 17\n\
+    wait_timeout = 3600\nthread_cache_size = 12\n!include more.cnf\n\n\
+    [mariadb-10.11]\ntable_open_cache = 1234\n\n[mysqld-8.0]\ntable_open_cache = 2345\n";
+
+/// MY_CNF on the server `variant` names: its own release's group read (`group_line` sets
+/// `table_open_cache` to `cache`), the ten settings read back, the overridden lines listed.
+fn my_cnf_on(variant: &str, cache: &str, group_line: u32) {
     let tmp = common::tempdir().unwrap();
     let d = tmp.path();
+    write(d, "my.cnf", MY_CNF);
     write(
         d,
-        "my.cnf",
-        "[client]\nport = 1\n\n[mysqld]\nport = 3306\nsocket = /run/mysqld/mysqld.sock\n\
-         max_connections = 77\ntable_open_cache = 1000\nslow_query_log_file = /var/log/mysql/slow.log\n\
-         !include more.cnf\n\n[mariadb-10.11]\ntable_open_cache = 1234\n\n[mysqld-8.0]\nmax_connections = 5\n",
+        "more.cnf",
+        "[server]\nsort-buffer-size = 1M\nread_buffer_size = 256K\n",
     );
-    write(d, "more.cnf", "[server]\nsort-buffer-size = 1M\n");
-    let o = run(d, &study("defaults_file = \"my.cnf\""), &[]);
+    let o = run(
+        d,
+        &study(&format!("defaults_file = \"my.cnf\"\n{variant}")),
+        &[],
+    );
     assert!(o.status.success(), "{}", text(&o));
     let r = results(&d.join("out"));
     let v = &r["variants"]["mine"];
     let vars = &v["variables"];
-    // [mysqld] and MariaDB 10.11's own group, the included file's [server]; not [client], not
-    // another release's group.
-    assert_eq!(vars["max_connections"], "77", "{vars}");
-    assert_eq!(vars["table_open_cache"], "1234", "{vars}");
-    assert_eq!(vars["sort_buffer_size"], "1048576", "{vars}");
+    for (k, want) in [
+        ("max_connections", "77"),
+        ("table_open_cache", cache),
+        ("join_buffer_size", "524288"),
+        ("tmp_table_size", "33554432"),
+        ("max_heap_table_size", "33554432"),
+        ("innodb_lock_wait_timeout", "17"),
+        ("wait_timeout", "3600"),
+        ("thread_cache_size", "12"),
+        ("sort_buffer_size", "1048576"),
+        ("read_buffer_size", "262144"),
+    ] {
+        assert_eq!(vars[k], want, "{k}: {vars}");
+    }
     assert_ne!(vars["port"], "3306", "{vars}");
     assert_ne!(
         vars["slow_query_log_file"], "/var/log/mysql/slow.log",
         "{vars}"
     );
     let f = &v["config_file"];
-    assert_eq!(f["settings"], 3, "{f}");
+    assert_eq!(f["settings"], 10, "{f}");
     let overridden: Vec<&str> = f["overridden"]
         .as_array()
         .unwrap()
@@ -85,7 +107,7 @@ fn a_my_cnf_sets_what_its_server_groups_say_and_the_sandbox_keeps_its_own() {
         format!("{cnf}:5 port: the sandbox's own"),
         format!("{cnf}:6 socket: the sandbox's own"),
         format!("{cnf}:9 slow_query_log_file: a path on this host: the sandbox keeps its files in its own directory"),
-        format!("{cnf}:8 table_open_cache: {cnf}:13 sets it again"),
+        format!("{cnf}:8 table_open_cache: {cnf}:{group_line} sets it again"),
     ];
     for e in &expected {
         assert!(
@@ -96,6 +118,23 @@ fn a_my_cnf_sets_what_its_server_groups_say_and_the_sandbox_keeps_its_own() {
     assert_eq!(overridden.len(), expected.len(), "{overridden:?}");
     let md = std::fs::read_to_string(d.join("out/summary.md")).unwrap();
     assert!(md.contains(&format!("not passed: {cnf}:5 port")), "{md}");
+}
+
+#[test]
+fn a_my_cnf_sets_what_its_server_groups_say_and_the_sandbox_keeps_its_own() {
+    my_cnf_on("", "1234", 19);
+}
+
+#[test]
+fn a_my_cnf_is_read_by_mysql_8_0_15_with_its_own_releases_group() {
+    let Some(tree) = common::require::cached_release("mysql-8.0.15") else {
+        return;
+    };
+    my_cnf_on(
+        &format!("basedir = {:?}", tree.display().to_string()),
+        "2345",
+        22,
+    );
 }
 
 #[test]
