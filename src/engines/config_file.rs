@@ -78,6 +78,17 @@ pub fn read(
     }))
 }
 
+/// A file's reading error as variant `v`'s mistake, `key` first so that the study file's
+/// error points at its line.
+pub fn mistake(v: &Variant, key: &str, e: &anyhow::Error) -> anyhow::Error {
+    let said = one_line(e);
+    let said = match said.starts_with(key) {
+        true => said,
+        false => format!("{key} {said}"),
+    };
+    usage(format!("variant '{}': {said}", v.name))
+}
+
 /// An absolute path, quoted or not: the host's server's files, never the sandbox's.
 fn is_host_path(value: &str) -> bool {
     value

@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use common::{psbench, results, text};
+use common::{results, run_in as run, text};
 use std::path::Path;
 
 /// A one-variant study of point selects on 1,000 rows, its variant given `key = "FILE"`.
@@ -26,19 +26,6 @@ name = "mine"
 workload = "oltp_point_select"
 "#
     )
-}
-
-fn run(dir: &Path, body: &str, args: &[&str]) -> std::process::Output {
-    let file = dir.join("study.toml");
-    std::fs::write(&file, body).unwrap();
-    psbench(&dir.join("home"))
-        .arg("run")
-        .arg(&file)
-        .arg("--out")
-        .arg(dir.join("out"))
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 fn write(dir: &Path, name: &str, body: &str) {

@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use common::{psbench, results, text};
+use common::{results, run_in as run, text};
 use std::path::Path;
 
 /// Rows of the test's table.
@@ -59,19 +59,6 @@ vars = {{ rows = {ROWS} }}
 query_mode = "prepared"
 "#
     )
-}
-
-fn run(dir: &Path, body: &str, args: &[&str]) -> std::process::Output {
-    let file = dir.join("study.toml");
-    std::fs::write(&file, body).unwrap();
-    psbench(&dir.join("home"))
-        .arg("run")
-        .arg(&file)
-        .arg("--out")
-        .arg(dir.join("out"))
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 /// Each script's share within 2% of its weight, over at least 10,000 transactions.

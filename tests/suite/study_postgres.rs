@@ -4,20 +4,7 @@
 
 use crate::common;
 
-use common::{psbench, text};
-use std::path::Path;
-
-fn run(dir: &Path, body: &str) -> std::process::Output {
-    let file = dir.join("study.toml");
-    std::fs::write(&file, body).unwrap();
-    psbench(&dir.join("home"))
-        .arg("run")
-        .arg(&file)
-        .arg("--out")
-        .arg(dir.join("out"))
-        .output()
-        .unwrap()
-}
+use common::{psbench, run_in, text};
 
 #[test]
 fn a_postgres_study_measures_its_scenarios() {
@@ -129,7 +116,7 @@ fn engines_scenarios_and_workloads_that_do_not_belong_together_are_refused() {
             "engine",
         ),
     ] {
-        let o = run(dir.path(), &body);
+        let o = run_in(dir.path(), &body, &[]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{body}: {}", text(&o));
         assert!(err.contains(says), "{body}: {err}");

@@ -2,8 +2,8 @@
 //! this flavour and version reads, `!include` and `!includedir`, quoted values and comments.
 //! Each setting keeps the file and line it came from, for read-back and refusals.
 
-use crate::engines::config_file::FileSetting;
-use crate::error::{one_line, usage};
+use crate::engines::config_file::{self, FileSetting};
+use crate::error::usage;
 use crate::results::study::Variant;
 use crate::results::Flavour;
 use crate::server::{Binaries, ServerOption};
@@ -58,15 +58,7 @@ pub fn of_variant(
         Some(b) => server_groups(b.flavour, &b.version),
         None => server_groups(Flavour::MariaDb, ""),
     };
-    let read = read(path, &groups).map_err(|e| {
-        // The key first, so that the study file's error points at it.
-        let said = one_line(&e);
-        let said = match said.starts_with("defaults_file") {
-            true => said,
-            false => format!("defaults_file {said}"),
-        };
-        usage(format!("variant '{}': {said}", v.name))
-    })?;
+    let read = read(path, &groups).map_err(|e| config_file::mistake(v, "defaults_file", &e))?;
     let settings = read
         .into_iter()
         .map(|s| FileSetting {

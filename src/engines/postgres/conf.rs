@@ -2,8 +2,8 @@
 //! `#` comments, and `include`, `include_if_exists` and `include_dir` relative to the file
 //! that names them. Each setting keeps its file and line.
 
-use crate::engines::config_file::FileSetting;
-use crate::error::{one_line, usage};
+use crate::engines::config_file::{self, FileSetting};
+use crate::error::usage;
 use crate::results::study::Variant;
 use crate::server::ServerOption;
 use anyhow::Result;
@@ -29,15 +29,7 @@ pub fn of_variant(v: &Variant) -> Result<Option<(PathBuf, Vec<FileSetting>)>> {
     let Some(path) = &v.config_file else {
         return Ok(None);
     };
-    let read = read(path).map_err(|e| {
-        // The key first, so that the study file's error points at it.
-        let said = one_line(&e);
-        let said = match said.starts_with("config_file") {
-            true => said,
-            false => format!("config_file {said}"),
-        };
-        usage(format!("variant '{}': {said}", v.name))
-    })?;
+    let read = read(path).map_err(|e| config_file::mistake(v, "config_file", &e))?;
     let settings = read
         .into_iter()
         .map(|s| FileSetting {

@@ -66,6 +66,20 @@ pub fn alive(pid: i32) -> bool {
         .unwrap_or(false)
 }
 
+/// `psbench run DIR/study.toml --out DIR/out ARGS` of `body`, with its home in DIR/home.
+pub fn run_in(dir: &Path, body: &str, args: &[&str]) -> Output {
+    let file = dir.join("study.toml");
+    std::fs::write(&file, body).unwrap();
+    psbench(&dir.join("home"))
+        .arg("run")
+        .arg(&file)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 /// Runs a study file and returns its results document and summary.md.
 pub fn run_study(study: &str) -> (serde_json::Value, String) {
     let tmp = tempdir().unwrap();
