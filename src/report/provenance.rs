@@ -354,14 +354,15 @@ pub fn all(s: &Subject) -> Vec<Table> {
     vec![sources(s), servers(s), differing_variables(s)]
 }
 
-/// How long a cell runs: sysbench cells for the study's duration; Insert Benchmark load steps
-/// run to their row count and query steps for their own time, whatever the duration says.
+/// How long a cell runs: cells of transactions (sysbench's, pgbench's, scripts) for the
+/// study's duration; Insert Benchmark load steps run to their row count and query steps for
+/// their own time, whatever the duration says.
 pub(super) fn rounds_note(res: &StudyResults) -> String {
     let ibench = res.cells.iter().any(|c| c.insert_benchmark.is_some());
-    let sysbench = res.cells.iter().any(|c| c.insert_benchmark.is_none());
+    let timed = res.cells.iter().any(|c| c.insert_benchmark.is_none());
     let mut how = Vec::new();
-    if sysbench {
-        how.push(format!("{} s per sysbench cell", res.study.duration));
+    if timed {
+        how.push(format!("{} s per cell of transactions", res.study.duration));
     }
     if ibench {
         how.push(

@@ -142,7 +142,7 @@ options = { rows = 5000, rows_i1 = 1000, query_seconds = 1, cleanup_seconds = 0 
     let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(
         md.contains("Transactions per second; indexed rows/s (l.x); inserts/s (l.i0, l.i1); queries/s (qr100, qp100): median")
-            && md.contains("s per sysbench cell; Insert Benchmark load steps run to their row count, query steps for their query time"),
+            && md.contains("s per cell of transactions; Insert Benchmark load steps run to their row count, query steps for their query time"),
         "{md}"
     );
 }
