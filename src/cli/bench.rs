@@ -49,6 +49,8 @@ pub enum BenchSub {
     InsertBenchmark(Box<InsertBenchmarkArgs>),
     /// Scripts in pgbench's language (FILE[@WEIGHT]…) against a running server
     Script(Box<super::bench_script::ScriptArgs>),
+    /// A captured query log replayed, a connection per captured session
+    Replay(Box<super::bench_replay::ReplayArgs>),
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +71,7 @@ pub fn command(args: BenchArgs) -> Result<()> {
     match args.insert_benchmark {
         Some(BenchSub::InsertBenchmark(ib)) => return super::insert_benchmark::command(*ib),
         Some(BenchSub::Script(s)) => return super::bench_script::command(*s),
+        Some(BenchSub::Replay(r)) => return super::bench_replay::command(*r),
         None => {}
     }
     let (Some(name), Some(command)) = (&args.workload, args.command) else {

@@ -2,6 +2,7 @@
 //! to a pipeline stage (`command` in each file).
 
 mod bench;
+mod bench_replay;
 mod bench_run_args;
 mod bench_script;
 mod build;

@@ -81,7 +81,15 @@ pub fn run_thread(
         }
         let class = worker.class();
         let mut queries = QueryCounters::default();
-        let outcome = execute(id, shared, endpoint, conn, worker, &mut queries, measured);
+        let outcome = execute(
+            id,
+            shared,
+            endpoint,
+            conn,
+            worker,
+            &mut queries,
+            (measured, class),
+        );
         if schedule.is_some() {
             shared.in_flight.fetch_sub(1, Ordering::Relaxed);
         }
@@ -116,22 +124,29 @@ fn execute(
     conn: &mut Session,
     worker: &mut dyn Worker,
     queries: &mut QueryCounters,
-    measured: bool,
+    (measured, class): (bool, usize),
 ) -> Result<bool, Option<anyhow::Error>> {
+    let count_error = || {
+        let mut slot = shared.slots[id].lock().unwrap();
+        slot.errors += 1;
+        if let Some(c) = slot.classes.get_mut(class) {
+            c.errors += 1;
+        }
+    };
     loop {
         match worker.event(conn, queries) {
             Ok(()) => return Ok(true),
             Err(EventError::Failed(_)) => {
                 conn.end_failed_transaction();
                 if measured {
-                    shared.slots[id].lock().unwrap().errors += 1;
+                    count_error();
                 }
                 return Ok(false);
             }
             Err(EventError::Retryable { .. }) => {
                 conn.end_failed_transaction();
                 if measured {
-                    shared.slots[id].lock().unwrap().errors += 1;
+                    count_error();
                 }
                 if shared.stopping() {
                     return Err(None);

@@ -13,6 +13,8 @@ pub struct ClassStats {
     pub latency: Latencies,
     /// Actual start minus intended start; recorded only under `--rate`.
     pub lag: Latencies,
+    /// Its transactions that failed (each try of a retried one).
+    pub errors: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -57,6 +59,7 @@ impl IntervalStats {
         for (mine, theirs) in self.classes.iter_mut().zip(&o.classes) {
             mine.latency.add(&theirs.latency);
             mine.lag.add(&theirs.lag);
+            mine.errors += theirs.errors;
         }
         self.queries.add(&o.queries);
         self.events += o.events;
@@ -68,6 +71,7 @@ impl IntervalStats {
         for c in &mut self.classes {
             c.latency.reset();
             c.lag.reset();
+            c.errors = 0;
         }
         self.queries = QueryCounters::default();
         self.events = 0;

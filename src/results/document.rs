@@ -283,6 +283,9 @@ pub struct ClassResult {
     pub tps: f64,
     /// p50, p95, p99, p99.9, max, avg (ms), from the class's merged histograms.
     pub latency_ms: BTreeMap<String, f64>,
+    /// Its transactions that failed (a replay's failed statements of this kind).
+    #[serde(default, skip_serializing_if = "crate::results::document::is_zero")]
+    pub errors: u64,
     /// Each statement's mean latency (ms), in the script's order, where the step asked for
     /// them (`per_statement`): pgbench's `-r`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -504,4 +507,9 @@ fn from_checked(v: serde_json::Value, origin: &str) -> Result<StudyResults> {
         c.upgrade();
     }
     Ok(res)
+}
+
+/// For `skip_serializing_if`: a count that is 0 is left out of the document.
+pub fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

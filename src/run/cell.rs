@@ -106,6 +106,7 @@ fn add_statements(cell: &mut CellResult, per_class: Vec<Vec<(usize, String, f64)
             transactions: cell.transactions,
             tps: cell.tps,
             latency_ms: cell.latency_ms.clone(),
+            errors: cell.errors,
             statements: Vec::new(),
         });
     }
@@ -186,6 +187,7 @@ pub fn probed(
                 transactions: c.latency.count(),
                 tps: c.latency.count() as f64 / wall,
                 latency_ms: latency_table(&c.latency),
+                errors: c.errors,
                 statements: Vec::new(),
             })
             .collect()

@@ -135,7 +135,10 @@ fn classes_of(cells: &[&CellResult], wall: f64) -> Vec<crate::results::ClassResu
     for c in cells {
         for (i, class) in c.classes.iter().enumerate() {
             match out.get_mut(i) {
-                Some(o) => o.transactions += class.transactions,
+                Some(o) => {
+                    o.transactions += class.transactions;
+                    o.errors += class.errors;
+                }
                 None => out.push(crate::results::ClassResult {
                     latency_ms: BTreeMap::new(),
                     statements: Vec::new(),

@@ -8,6 +8,7 @@ pub mod ibench;
 pub mod kinds;
 pub mod pgbench;
 pub mod random;
+pub mod replay;
 pub mod script;
 pub mod sysbench;
 

@@ -44,6 +44,8 @@ mod probes;
 mod profile;
 mod published_figures;
 mod readme_examples;
+mod replay_mariadb;
+mod replay_postgres;
 mod report_cli;
 mod report_findings;
 mod report_first_screen;

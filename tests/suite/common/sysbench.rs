@@ -40,6 +40,10 @@ impl Server {
         self.sb.tcp_endpoint().with_database(Some(db))
     }
 
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sb
+    }
+
     pub fn admin(&self) -> mysql::Conn {
         self.sb.admin_endpoint().connect().unwrap()
     }
