@@ -57,7 +57,7 @@ pub fn command(args: ReplayArgs) -> Result<()> {
             .map_or(String::new(), |s| format!(", recorded over {s:.2} s")),
         pace_words(pace)
     )?;
-    let workload = ReplayWorkload::new("replay", capture, pace);
+    let workload = ReplayWorkload::new("replay", std::sync::Arc::new(capture), pace);
     let opts = RunOptions {
         threads: workload.sessions() as i64,
         time: 0.0,

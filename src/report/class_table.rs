@@ -25,6 +25,14 @@ pub fn classes(s: &Subject) -> Option<Table> {
     for n in ["share %", "tps", "p50 ms", "p95 ms", "p99 ms"] {
         columns.push(column(n, Kind::Number));
     }
+    // Failures per class where any failed (a replay's statements that failed, by kind).
+    let failures = res
+        .cells
+        .iter()
+        .any(|c| c.classes.iter().any(|k| k.errors > 0));
+    if failures {
+        columns.push(column("failed", Kind::Number));
+    }
     let mut rows = Vec::new();
     for (step, t, v) in variant_rows(res) {
         let names: Vec<String> = res
@@ -53,13 +61,16 @@ pub fn classes(s: &Subject) -> Option<Table> {
             for p in ["p50", "p95", "p99"] {
                 row.push(of(&|_, k| k.latency_ms.get(p).copied().unwrap_or(f64::NAN)));
             }
+            if failures {
+                row.push(of(&|_, k| k.errors as f64));
+            }
             rows.push(row);
         }
     }
     Some(Table {
         id: "classes".into(),
         title: "Transaction classes".into(),
-        note: "Each class of a step (a script step's scripts): its share of the cell's transactions, its own throughput and latency percentiles (ms, from its own histograms), medians over rounds.".into(),
+        note: "Each class of a step (a script step's scripts, a replay's kinds of statement): its share of the cell's transactions, its own throughput and latency percentiles (ms, from its own histograms), medians over rounds.".into(),
         columns,
         rows,
         legend: Vec::new(),

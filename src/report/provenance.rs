@@ -90,9 +90,13 @@ pub fn sources(s: &Subject) -> Table {
         id: "provenance".into(),
         title: "Study and host".into(),
         note: format!(
-            "Measured with {}, after {} s of warm-up per cell; changes are called beyond {:.0}%.",
+            "Measured with {}{}; changes are called beyond {:.0}%.",
             rounds_note(&s.results),
-            st.warmup,
+            if s.results.cells.iter().all(|c| c.unit.is_some()) {
+                String::new()
+            } else {
+                format!(", after {} s of warm-up per cell", st.warmup)
+            },
             st.threshold * 100.0
         ),
         columns,
@@ -359,10 +363,17 @@ pub fn all(s: &Subject) -> Vec<Table> {
 /// their own time, whatever the duration says.
 pub(super) fn rounds_note(res: &StudyResults) -> String {
     let ibench = res.cells.iter().any(|c| c.insert_benchmark.is_some());
-    let timed = res.cells.iter().any(|c| c.insert_benchmark.is_none());
+    let timed = res
+        .cells
+        .iter()
+        .any(|c| c.insert_benchmark.is_none() && c.unit.is_none());
+    let whole = res.cells.iter().any(|c| c.unit.is_some());
     let mut how = Vec::new();
     if timed {
         how.push(format!("{} s per cell of transactions", res.study.duration));
+    }
+    if whole {
+        how.push("a replay's cell runs its whole log, unwarmed".to_string());
     }
     if ibench {
         how.push(

@@ -110,9 +110,26 @@ pub fn throughput_pairs(s: &Subject) -> Vec<&Pair> {
 /// unit (inserted rows, indexed rows, queries).
 fn throughput_unit(res: &StudyResults) -> String {
     let mut units: Vec<String> = Vec::new();
-    if res.cells.iter().any(|c| c.insert_benchmark.is_none()) {
+    if res
+        .cells
+        .iter()
+        .any(|c| c.insert_benchmark.is_none() && c.unit.is_none())
+    {
         units.push("transactions per second".into());
     }
+    let mut own: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for c in res.cells.iter().filter(|c| c.insert_benchmark.is_none()) {
+        if let Some(unit) = &c.unit {
+            let steps = own.entry(unit.as_str()).or_default();
+            if !steps.contains(&c.key.step.as_str()) {
+                steps.push(&c.key.step);
+            }
+        }
+    }
+    units.extend(
+        own.iter()
+            .map(|(unit, steps)| format!("{unit} per second ({})", steps.join(", "))),
+    );
     let mut ib: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for c in &res.cells {
         if let Some(ib_step) = &c.insert_benchmark {

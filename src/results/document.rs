@@ -273,6 +273,10 @@ pub struct CellResult {
     /// step's scripts), in the step's order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub classes: Vec<ClassResult>,
+    /// What the cell's "transactions" count where they are not transactions (a replay's
+    /// statements); such a cell ran its workload whole, whatever the study's duration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
 }
 
 /// One transaction class of a cell: a script of a script step.

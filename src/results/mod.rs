@@ -19,6 +19,7 @@ pub mod published;
 pub mod release_order;
 pub mod shard;
 pub mod sources;
+pub mod step;
 pub mod study;
 pub mod sweep;
 

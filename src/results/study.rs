@@ -5,6 +5,8 @@
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
+pub use super::step::WorkloadStep;
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
@@ -470,46 +472,6 @@ fn build_table_or_name<'de, D: serde::Deserializer<'de>>(
     d.deserialize_any(TableOrName)
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WorkloadStep {
-    /// Label in reports; default: the workload's name without `oltp_`.
-    #[serde(default)]
-    pub name: Option<String>,
-    /// A sysbench workload (oltp_point_select, oltp_read_only, …).
-    pub workload: String,
-    /// Workload options by their sysbench names (range_size, db_ps_mode, rand_type, …).
-    #[serde(default)]
-    pub options: toml::Table,
-    /// Thread counts for this step; default: the study's.
-    #[serde(default)]
-    pub threads: Option<Vec<u32>>,
-    /// Cost-mode windows for this step (heavier transactions need fewer); default: `cost.events`.
-    #[serde(default)]
-    pub cost_events: Option<Vec<u32>>,
-    /// `insert-benchmark` only: its steps in order (default: all ten).
-    #[serde(default)]
-    pub steps: Option<Vec<String>>,
-    /// `script` only: scripts in pgbench's language, each `FILE[@WEIGHT]`, a path relative
-    /// to the study file (recorded as the absolute path it named).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scripts: Option<Vec<String>>,
-    /// `script` only: the scripts' variables, as pgbench's `-D NAME=VALUE`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vars: Option<toml::Table>,
-    /// `script` only: `simple` (values written into the text) or `prepared` (server-side
-    /// prepared statements); on PostgreSQL also `extended`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub query_mode: Option<String>,
-    /// `script` only: each statement's mean latency per script, as pgbench's `-r`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub per_statement: Option<bool>,
-    /// `script` only: the SHA-256 of each script as it ran, in `scripts`' order (recorded
-    /// when the study is read).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub script_sha256: Vec<String>,
-}
-
 /// A variant's `options` as a list of `KEY=VALUE` or as a table, `{ performance_schema = "OFF" }`.
 fn server_options<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     use serde::de::Error;
@@ -568,22 +530,5 @@ impl Study {
     /// The variant every other is compared with: `base`, or the first.
     pub fn base_variant(&self) -> &str {
         self.base.as_deref().unwrap_or(&self.variants[0].name)
-    }
-}
-
-impl WorkloadStep {
-    pub fn label(&self) -> String {
-        self.name
-            .clone()
-            .unwrap_or_else(|| self.workload.trim_start_matches("oltp_").to_string())
-    }
-
-    /// The label of the cells of one of the entry's own steps (an Insert Benchmark step:
-    /// "l.i1", "qr100"): the step's name, after the entry's name when it has one.
-    pub fn sub_label(&self, step: &str) -> String {
-        match &self.name {
-            Some(n) => format!("{n} {step}"),
-            None => step.to_string(),
-        }
     }
 }

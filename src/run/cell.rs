@@ -76,13 +76,16 @@ pub struct Measured {
 
 /// Run one cell once.
 pub fn measure(plan: &CellPlan, target: &Target) -> Result<CellResult> {
-    if plan.warmup_s > 0.0 {
+    // A workload that ends by itself (a replay) runs whole, once: no warm-up, no time limit.
+    let whole = plan.workload.ends_by_itself();
+    if plan.warmup_s > 0.0 && !whole {
         driver_run(plan, target, plan.warmup_s, 0)?;
     }
     // The warm-up's statements are not the cell's.
     plan.workload.take_statement_latencies();
     let mut cell = probed(&plan.key, plan.limits, plan.profile, target, || {
-        let report = driver_run(plan, target, plan.duration_s, 0)?;
+        let time = if whole { 0.0 } else { plan.duration_s };
+        let report = driver_run(plan, target, time, 0)?;
         let ops = report.totals.events;
         Ok(Measured {
             throughput: ops as f64 / report.total_time_s.max(1e-9),
@@ -92,6 +95,7 @@ pub fn measure(plan: &CellPlan, target: &Target) -> Result<CellResult> {
         })
     })?;
     add_statements(&mut cell, plan.workload.take_statement_latencies());
+    cell.unit = plan.workload.unit().map(str::to_string);
     Ok(cell)
 }
 
@@ -275,6 +279,7 @@ pub fn probed(
         flags,
         profile,
         insert_benchmark: measured.insert_benchmark,
+        unit: None,
         slices: Vec::new(),
         classes,
     })
@@ -314,6 +319,7 @@ pub fn failed(key: CellKey, error: String) -> CellResult {
         flags: Vec::new(),
         profile: None,
         insert_benchmark: None,
+        unit: None,
         slices: Vec::new(),
         classes: Vec::new(),
     }

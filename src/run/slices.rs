@@ -123,6 +123,7 @@ pub fn combine(key: CellKey, slices: &[Slice], latency: &Latencies, limits: &Lim
         flags,
         profile: None,
         insert_benchmark: None,
+        unit: None,
         slices: slices.iter().map(record).collect(),
         classes: classes_of(&cells, wall),
     }

@@ -98,6 +98,13 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
                 ctx.progress.note(&format!("{what} failed: {msg}"));
                 cell::failed(key, msg)
             });
+            if let Some(d) = workload.describe().filter(|d| !res.notes.contains(d)) {
+                res.notes.push(d);
+            }
+            for note in workload.take_notes() {
+                let note = format!("round {} variant {}: {note}", round + 1, v.name);
+                res.notes.push(note);
+            }
             res.cells.push(cell);
             res.save(&ctx.req.out_dir)?;
             ctx.progress.done();
@@ -244,7 +251,8 @@ fn with_attempts(
         let mut c = cell::measure(&plan, &target)?;
         c.attempts = attempts;
         let contaminated = c.flags.contains(&Flag::Contaminated);
-        if !contaminated || attempts >= study.limits.attempts.max(1) {
+        // A workload that ends by itself has changed its data: it is not measured again.
+        if !contaminated || attempts >= study.limits.attempts.max(1) || workload.ends_by_itself() {
             return Ok(c);
         }
     }

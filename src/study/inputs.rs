@@ -42,6 +42,10 @@ pub fn resolve(study: &mut Study, origin: &str) -> Vec<(Place, String)> {
     let dir = base_dir(origin);
     let mut mistakes = Vec::new();
     for w in &mut study.workloads {
+        if let Some(log) = w.log.as_mut() {
+            *log = absolute(&dir, log);
+            w.log_sha256 = sha256_of(log).ok();
+        }
         let Some(scripts) = w.scripts.as_mut() else {
             continue;
         };

@@ -153,14 +153,24 @@ fn render(study: &Study, origin: &str) -> String {
     let variants = throughput_variants(study).len();
     if variants > 0 && !per_turn.is_empty() {
         let cells = study.rounds as usize * variants * per_turn.len();
+        // A workload that ends by itself (a replay's log) runs whole, unwarmed.
+        let whole = study.workloads.iter().all(|w| {
+            matches!(study.runs_of(w), Ok(crate::workloads::kinds::Runs::Transactions(wl)) if wl.ends_by_itself())
+        });
+        let timing = if whole {
+            "each runs its whole log, unwarmed".to_string()
+        } else {
+            format!(
+                "{} s warm-up and {} s measured each",
+                study.warmup, study.duration
+            )
+        };
         let _ = writeln!(
             s,
-            "throughput: {cells} cell(s) = {} round(s) × {variants} variant(s) × {} cell(s) ({}), {} s warm-up and {} s measured each, schedule {}",
+            "throughput: {cells} cell(s) = {} round(s) × {variants} variant(s) × {} cell(s) ({}), {timing}, schedule {}",
             study.rounds,
             per_turn.len(),
             describe_cells(&per_turn),
-            study.warmup,
-            study.duration,
             match study.schedule {
                 Schedule::Turns => "turns",
                 Schedule::Alternate => "alternate",

@@ -27,6 +27,8 @@ impl Study {
             cost: &self.cost,
             warmup: self.warmup,
             duration: self.duration,
+            entries: self.workloads.len(),
+            alternating: self.schedule == crate::results::study::Schedule::Alternate,
         }
     }
 

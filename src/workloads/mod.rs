@@ -187,6 +187,23 @@ pub trait Workload: Send + Sync {
         Vec::new()
     }
 
+    /// What its events are where they are not transactions (a replay's: statements).
+    fn unit(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// What the study's notes say of the workload once (a replay: its log's format, sessions
+    /// and statements).
+    fn describe(&self) -> Option<String> {
+        None
+    }
+
+    /// What the runs since the last call leave to say in the study's notes (a replay's
+    /// failed statements, by kind and line).
+    fn take_notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// True when every worker ends by itself ([`Worker::next_event`]), so that a run needs
     /// neither `--time` nor `--events`.
     fn ends_by_itself(&self) -> bool {

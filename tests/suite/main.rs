@@ -46,6 +46,7 @@ mod published_figures;
 mod readme_examples;
 mod replay_mariadb;
 mod replay_postgres;
+mod replay_study;
 mod report_cli;
 mod report_findings;
 mod report_first_screen;

@@ -9,6 +9,7 @@
 
 pub mod insert_benchmark;
 mod pgbench;
+pub mod replay;
 pub mod script;
 pub mod sysbench;
 mod unknown;
@@ -37,6 +38,10 @@ pub struct Context<'a> {
     /// Unmeasured and measured seconds of a cell.
     pub warmup: f64,
     pub duration: f64,
+    /// How many workload entries the study has.
+    pub entries: usize,
+    /// The study cuts each cell into slices alternating between servers.
+    pub alternating: bool,
 }
 
 impl Context<'_> {
@@ -128,6 +133,8 @@ pub fn of(w: &WorkloadStep) -> &'static dyn Kind {
         &sysbench::Sysbench
     } else if name == script::SCRIPT {
         &script::Scripts
+    } else if name == replay::REPLAY {
+        &replay::Replay
     } else {
         &unknown::Unknown
     }
@@ -139,6 +146,7 @@ pub fn known_names() -> Vec<&'static str> {
     names.push(INSERT_BENCHMARK);
     names.extend(super::pgbench::PGBENCH_WORKLOADS);
     names.push(script::SCRIPT);
+    names.push(replay::REPLAY);
     names
 }
 
@@ -150,6 +158,9 @@ fn foreign_keys(w: &WorkloadStep, own: &[&str]) -> Vec<String> {
         ("vars", w.vars.is_some(), script::SCRIPT),
         ("query_mode", w.query_mode.is_some(), script::SCRIPT),
         ("per_statement", w.per_statement.is_some(), script::SCRIPT),
+        ("log", w.log.is_some(), replay::REPLAY),
+        ("pace", w.pace.is_some(), replay::REPLAY),
+        ("speed", w.speed.is_some(), replay::REPLAY),
     ];
     given
         .iter()

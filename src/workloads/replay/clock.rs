@@ -59,9 +59,7 @@ fn at(days: i64, micros: i64) -> u64 {
 /// MySQL 8's `2024-12-07T01:23:45.123456Z` (or `+01:00`).
 pub fn iso(s: &str) -> Option<u64> {
     let (date, rest) = s.split_once('T')?;
-    let end = rest
-        .find(['Z', '+', '-'])
-        .unwrap_or(rest.len());
+    let end = rest.find(['Z', '+', '-']).unwrap_or(rest.len());
     Some(at(iso_date(date)?, time_of_day(&rest[..end])?))
 }
 

@@ -18,6 +18,7 @@ pub use workload::{Failures, Pace, ReplayWorkload};
 
 use crate::error::usage;
 use anyhow::Result;
+use std::sync::{Arc, Mutex};
 
 /// The log formats a capture is read from, detected from its first lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,6 +146,18 @@ impl Capture {
             std::fs::read(path).map_err(|e| usage(format!("cannot read log {path}: {e}")))?;
         let text = String::from_utf8_lossy(&bytes);
         Capture::parse(path, &text)
+    }
+
+    /// Read the log at `path` once per process: a study asks of it at each stage.
+    pub fn read_shared(path: &str) -> Result<Arc<Capture>> {
+        static READ: Mutex<Vec<(String, Arc<Capture>)>> = Mutex::new(Vec::new());
+        let mut read = READ.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, c)) = read.iter().find(|(p, _)| p == path) {
+            return Ok(Arc::clone(c));
+        }
+        let c = Arc::new(Capture::read(path)?);
+        read.push((path.to_string(), Arc::clone(&c)));
+        Ok(c)
     }
 
     /// Parse `text`, the log named `name` (for messages).

@@ -69,7 +69,7 @@ pub struct ReplayWorkload {
 }
 
 impl ReplayWorkload {
-    pub fn new(name: &str, capture: Capture, pace: Pace) -> ReplayWorkload {
+    pub fn new(name: &str, capture: Arc<Capture>, pace: Pace) -> ReplayWorkload {
         let n = capture.per_kind();
         let kinds = StatementKind::ALL
             .into_iter()
@@ -77,7 +77,7 @@ impl ReplayWorkload {
             .collect();
         ReplayWorkload {
             name: name.to_string(),
-            capture: Arc::new(capture),
+            capture,
             pace,
             one_connection: false,
             kinds,
@@ -185,6 +185,57 @@ impl Workload for ReplayWorkload {
 
     fn ends_by_itself(&self) -> bool {
         true
+    }
+
+    fn unit(&self) -> Option<&'static str> {
+        Some("statements")
+    }
+
+    fn describe(&self) -> Option<String> {
+        let c = &self.capture;
+        let n = c.per_kind();
+        let kinds: Vec<String> = self
+            .kinds
+            .iter()
+            .map(|k| format!("{} {}", n[*k as usize], k.name()))
+            .collect();
+        Some(format!(
+            "{} replays a {}: {} session(s), {} statement(s) ({}){}, pace {}",
+            self.name,
+            c.format.name(),
+            c.sessions.len(),
+            c.statements(),
+            kinds.join(", "),
+            c.span_s()
+                .map_or(String::new(), |s| format!(", recorded over {s:.2} s")),
+            match self.pace {
+                Pace::Recorded { speed } => format!("recorded at speed {speed}"),
+                Pace::Fast => "fast".into(),
+            }
+        ))
+    }
+
+    fn take_notes(&self) -> Vec<String> {
+        let f = self.take_failures();
+        let failed: u64 = f.per_kind.iter().sum();
+        if failed == 0 {
+            return Vec::new();
+        }
+        let named: Vec<String> = f
+            .lines
+            .iter()
+            .map(|(k, l)| format!("{} at line {l}", k.name()))
+            .collect();
+        let more = if failed as usize > named.len() {
+            ", …"
+        } else {
+            ""
+        };
+        vec![format!(
+            "{}: {failed} replayed statement(s) failed (is the data as it was when the capture began?): {}{more}",
+            self.name,
+            named.join(", ")
+        )]
     }
 }
 

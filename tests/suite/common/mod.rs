@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests (each test binary uses a subset).
 #![allow(dead_code)]
 
+pub mod capture;
 pub mod ci_page;
 pub mod pg;
 pub mod require;
