@@ -374,6 +374,8 @@ pub enum CostUnit {
     Transaction,
     Row,
     Query,
+    /// A replayed statement.
+    Statement,
 }
 
 impl CostUnit {
@@ -382,6 +384,7 @@ impl CostUnit {
             CostUnit::Transaction => "transaction",
             CostUnit::Row => "row",
             CostUnit::Query => "query",
+            CostUnit::Statement => "statement",
         }
     }
 

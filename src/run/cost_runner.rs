@@ -104,6 +104,9 @@ pub(super) fn run_cost(
                     windows,
                 };
                 let mut entry = CostResult::new(&v.name, &label);
+                if workload.unit() == Some("statements") {
+                    entry.unit = crate::results::document::CostUnit::Statement;
+                }
                 match cost::measure(counter, &target, workload.as_ref(), &plan, seed) {
                     Ok(m) => {
                         if m.unstable {

@@ -1,5 +1,6 @@
 //! A study of a replay step: a capture of sysbench on MariaDB replayed on two variants
-//! (performance_schema off and on), each turn on the dump taken when the capture began; and
+//! (performance_schema off and on), each turn on the dump taken when the capture began, and
+//! counted per statement by cost mode; and
 //! the study files a replay step refuses before any server starts, exit 2.
 
 use crate::common;
@@ -73,7 +74,7 @@ fn a_replay_study_runs_the_whole_capture_on_each_variant_and_keeps_its_text_out(
     let dir = tmp.path();
     let cap = capture(&s, dir, 1000, 3);
     drop(s);
-    let study = "name = \"replay-ps\"\nrounds = 3\nmode = \"throughput\"\n\
+    let study = "name = \"replay-ps\"\nrounds = 3\nmode = \"both\"\n\
                  [dataset]\nsql = [\"sbtest.sql\"]\n\
                  [[variant]]\nname = \"ps_off\"\noptions = { performance_schema = \"OFF\" }\n\
                  [[variant]]\nname = \"ps_on\"\noptions = { performance_schema = \"ON\" }\n\
@@ -110,6 +111,15 @@ fn a_replay_study_runs_the_whole_capture_on_each_variant_and_keeps_its_text_out(
             .map(|k| k["transactions"].as_i64().unwrap() + k["errors"].as_i64().unwrap_or(0))
             .sum();
         assert_eq!(sent, captured, "every statement replayed once: {c}");
+    }
+    // Cost mode: the log's statements on one connection, each run once, per statement.
+    let cost = r["cost"].as_array().unwrap();
+    assert_eq!(cost.len(), 2, "{cost:?}");
+    for c in cost {
+        assert_eq!(c["ok"], true, "{c}");
+        assert_eq!(c["unit"], "statement", "{c}");
+        let ir = c["ir_per_txn"].as_f64().unwrap();
+        assert!((10_000.0..10_000_000.0).contains(&ir), "{c}");
     }
     let notes = r["notes"].to_string();
     assert!(

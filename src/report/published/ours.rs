@@ -114,7 +114,7 @@ pub fn measured(
     let tol = 2.0
         * match n.unit {
             CostUnit::Row => COST_WRITE_TOLERANCE,
-            CostUnit::Transaction | CostUnit::Query => COST_TOLERANCE,
+            CostUnit::Transaction | CostUnit::Query | CostUnit::Statement => COST_TOLERANCE,
         };
     Some((
         Ours {

@@ -1,7 +1,8 @@
 //! A step replaying a captured log (`workload = "replay"`): one cell, a connection per
 //! captured session, run whole on the data as the dataset (the dump taken when the capture
 //! began) makes it. Each variant's turn starts from the dataset's own copy, so the replay is
-//! the study's only step and is never cut into slices.
+//! the study's only step and is never cut into slices. Cost mode counts the instructions per
+//! replayed statement on one connection.
 
 use super::{Context, Counted, Data, Kind, Runs};
 use crate::connection::Dialect;
@@ -76,14 +77,23 @@ impl Kind for Replay {
         Ok(Runs::Transactions(Box::new(workload(w)?)))
     }
 
-    /// Cost mode does not count a replay: its windows run the same statements again, and a
-    /// replay's writes cannot run twice on one copy of the data.
-    fn cost_labels(&self, _w: &WorkloadStep, _ctx: &Context) -> Vec<String> {
-        Vec::new()
+    fn cost_labels(&self, w: &WorkloadStep, ctx: &Context) -> Vec<String> {
+        if ctx.cost_selects(&w.label()) {
+            vec![w.label()]
+        } else {
+            Vec::new()
+        }
     }
 
-    fn counted(&self, _w: &WorkloadStep, _ctx: &Context) -> Result<Counted> {
-        Ok(Counted::Transactions(Vec::new()))
+    /// Every session's statements on one connection, session after session, each run once:
+    /// the warm-up takes the log's first statements and each window the next ones, so that
+    /// no write runs twice on the copy of the data.
+    fn counted(&self, w: &WorkloadStep, ctx: &Context) -> Result<Counted> {
+        if self.cost_labels(w, ctx).is_empty() {
+            return Ok(Counted::Transactions(Vec::new()));
+        }
+        let one: Box<dyn crate::workloads::Workload> = Box::new(workload(w)?.on_one_connection());
+        Ok(Counted::Transactions(vec![(w.label(), one)]))
     }
 
     fn in_order(&self, _w: &WorkloadStep) -> Option<String> {

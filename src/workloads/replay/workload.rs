@@ -7,6 +7,7 @@ use crate::connection::Session;
 use crate::workloads::errors::classify_error;
 use crate::workloads::{EventError, QueryCounters, Worker, Workload};
 use anyhow::Result;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -59,8 +60,9 @@ pub struct ReplayWorkload {
     name: String,
     capture: Arc<Capture>,
     pace: Pace,
-    /// Every session's statements on one connection, session after session (cost mode).
-    one_connection: bool,
+    /// Every session's statements on one connection, session after session (cost mode),
+    /// each worker going on where the one before it stopped: each statement runs once.
+    one_connection: Option<Arc<AtomicUsize>>,
     /// The kinds the capture holds: its classes, in [`StatementKind::ALL`]'s order.
     kinds: Vec<StatementKind>,
     /// When the first worker asked for its first statement: the recorded times count from it.
@@ -79,7 +81,7 @@ impl ReplayWorkload {
             name: name.to_string(),
             capture,
             pace,
-            one_connection: false,
+            one_connection: None,
             kinds,
             start: Arc::default(),
             failures: Arc::default(),
@@ -93,7 +95,7 @@ impl ReplayWorkload {
             name: self.name.clone(),
             capture: Arc::clone(&self.capture),
             pace: Pace::Fast,
-            one_connection: true,
+            one_connection: Some(Arc::default()),
             kinds: self.kinds.clone(),
             start: Arc::default(),
             failures: Arc::default(),
@@ -106,7 +108,7 @@ impl ReplayWorkload {
 
     /// The connections a replay opens: one per session.
     pub fn sessions(&self) -> usize {
-        if self.one_connection {
+        if self.one_connection.is_some() {
             1
         } else {
             self.capture.sessions.len()
@@ -120,7 +122,7 @@ impl ReplayWorkload {
 
     /// The (session, statement) pairs worker `thread` sends, in order.
     fn order(&self, thread: usize) -> Vec<(usize, usize)> {
-        let sessions: Vec<usize> = if self.one_connection {
+        let sessions: Vec<usize> = if self.one_connection.is_some() {
             (0..self.capture.sessions.len()).collect()
         } else {
             vec![thread]
@@ -168,10 +170,12 @@ impl Workload for ReplayWorkload {
         for (i, k) in self.kinds.iter().enumerate() {
             class_of[*k as usize] = i;
         }
+        let cursor = self.one_connection.clone();
         Ok(Box::new(ReplayWorker {
             capture: Arc::clone(&self.capture),
             order: self.order(thread),
-            pos: 0,
+            pos: cursor.as_ref().map_or(0, |c| c.load(Ordering::Relaxed)),
+            cursor,
             pace: self.pace,
             start: Arc::clone(&self.start),
             class_of,
@@ -244,6 +248,8 @@ struct ReplayWorker {
     /// (session, statement) in the order this connection sends them.
     order: Vec<(usize, usize)>,
     pos: usize,
+    /// Where the next worker on the one connection starts (cost mode).
+    cursor: Option<Arc<AtomicUsize>>,
     pace: Pace,
     start: Arc<Mutex<Option<Instant>>>,
     class_of: [usize; 6],
@@ -255,6 +261,13 @@ impl ReplayWorker {
         let (s, k) = self.order[self.pos];
         &self.capture.sessions[s][k]
     }
+
+    fn advance(&mut self) {
+        self.pos += 1;
+        if let Some(c) = &self.cursor {
+            c.store(self.pos, Ordering::Relaxed);
+        }
+    }
 }
 
 impl Worker for ReplayWorker {
@@ -263,6 +276,14 @@ impl Worker for ReplayWorker {
         conn: &mut Session,
         counters: &mut QueryCounters,
     ) -> std::result::Result<(), EventError> {
+        if self.pos >= self.order.len() {
+            // Cost mode's windows asked for more statements than the log holds.
+            return Err(EventError::Fatal(anyhow::anyhow!(
+                "the log's {} statement(s) ran out before cost mode's windows did: give the \
+                 step smaller cost_events",
+                self.order.len()
+            )));
+        }
         let st = self.current();
         let (kind, line) = (st.kind, st.line);
         let ran = conn.query(&st.sql);
@@ -275,14 +296,14 @@ impl Worker for ReplayWorker {
                 } else {
                     counters.other += 1;
                 }
-                self.pos += 1;
+                self.advance();
                 Ok(())
             }
             // Its text stays here: the log's line and the statement's kind name it.
             Err(e) => match classify_error(e, "") {
                 EventError::ConnectionLost(m) => Err(EventError::ConnectionLost(m)),
                 _ => {
-                    self.pos += 1;
+                    self.advance();
                     let mut f = self.failures.lock().unwrap_or_else(|e| e.into_inner());
                     f.per_kind[kind as usize] += 1;
                     if f.lines.len() < LINES_KEPT {
