@@ -9,34 +9,14 @@ use common::pg::{calls, PgServer};
 use common::{psbench, text};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
-use std::process::Command;
-
-fn tool(s: &PgServer, program: &str, args: &[&str]) -> std::process::Output {
-    let out = Command::new(program)
-        .args(["-h", "127.0.0.1", "-U", "postgres", "-p"])
-        .arg(s.sb.port().to_string())
-        .args(args)
-        .env("PGPASSWORD", s.sb.password())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{program} {args:?}: {}", text(&out));
-    out
-}
 
 fn restore(s: &PgServer, dump: &Path) {
     s.rows("postgres", "DROP DATABASE IF EXISTS bench");
     s.rows("postgres", "CREATE DATABASE bench");
-    tool(
-        s,
+    let file = dump.to_str().unwrap();
+    s.tool(
         "psql",
-        &[
-            "-q",
-            "-v",
-            "ON_ERROR_STOP=1",
-            "-f",
-            dump.to_str().unwrap(),
-            "bench",
-        ],
+        &["-q", "-v", "ON_ERROR_STOP=1", "-f", file, "bench"],
     );
 }
 
@@ -45,13 +25,7 @@ fn replay(s: &PgServer, log: &Path, pace: &[&str]) -> String {
         .args(["bench", "replay"])
         .arg(log)
         .args(pace)
-        .args([
-            "--db-driver=pgsql",
-            "--pgsql-host=127.0.0.1",
-            &format!("--pgsql-port={}", s.sb.port()),
-            "--pgsql-user=postgres",
-            "--pgsql-db=bench",
-        ])
+        .args(s.psbench_args("bench"))
         .env("PSBENCH_PGSQL_PASSWORD", s.sb.password())
         .output()
         .unwrap();
@@ -75,9 +49,9 @@ fn a_pgbench_capture_replayed_commits_and_calls_as_the_capture_did() {
     s.rows("postgres", "CREATE DATABASE bench");
     // In the dump, so that every copy made from it has it.
     s.rows("bench", "CREATE EXTENSION pg_stat_statements");
-    tool(&s, "pgbench", &["-i", "-q", "-s", "2", "bench"]);
+    s.tool("pgbench", &["-i", "-q", "-s", "2", "bench"]);
     let dump = dir.path().join("bench.sql");
-    tool(&s, "pg_dump", &["-f", dump.to_str().unwrap(), "bench"]);
+    s.tool("pg_dump", &["-f", dump.to_str().unwrap(), "bench"]);
 
     // The capture: every statement of the database's new sessions logged during the run.
     let skip = ["pg_catalog", "pg_stat_statements"];
@@ -85,7 +59,7 @@ fn a_pgbench_capture_replayed_commits_and_calls_as_the_capture_did() {
     s.reset("bench");
     s.rows("postgres", "ALTER DATABASE bench SET log_statement = 'all'");
     let from = std::fs::metadata(s.sb.error_log()).unwrap().len();
-    tool(&s, "pgbench", &["-c", "2", "-j", "2", "-T", "5", "bench"]);
+    s.tool("pgbench", &["-c", "2", "-j", "2", "-T", "5", "bench"]);
     s.rows("postgres", "ALTER DATABASE bench RESET log_statement");
     let (theirs, (commits, _)) = s.counts("bench", &skip);
     let log = dir.path().join("capture.log");

@@ -7,20 +7,9 @@ use crate::common;
 
 use common::capture::capture;
 use common::sysbench::Server;
-use common::{psbench, results, run_in, text};
-use std::path::Path;
+use common::{plan_in, results, run_in, text};
 
 const PG_LINE: &str = "2026-12-07 01:50:41.220 UTC [123] LOG:  statement: SELECT 1\n";
-
-fn plan(dir: &Path, body: &str) -> std::process::Output {
-    std::fs::write(dir.join("s.toml"), body).unwrap();
-    psbench(&dir.join("home"))
-        .arg("run")
-        .arg(dir.join("s.toml"))
-        .arg("--plan")
-        .output()
-        .unwrap()
-}
 
 #[test]
 fn a_replay_step_refuses_what_it_cannot_replay_before_anything_starts() {
@@ -52,14 +41,14 @@ fn a_replay_step_refuses_what_it_cannot_replay_before_anything_starts() {
             "the study's only workload step",
         ),
     ] {
-        let o = plan(dir, &format!("{head}{step}{extra}"));
+        let o = plan_in(dir, &format!("{head}{step}{extra}"));
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{extra:?}: {}", text(&o));
         assert!(err.contains(words), "{extra:?}: no {words:?} in {err}");
         assert!(!err.contains("secret"), "a log's text is not shown: {err}");
         assert!(!dir.join("home/sandboxes").exists(), "{extra:?}");
     }
-    let o = plan(
+    let o = plan_in(
         dir,
         &format!("schedule = \"alternate\"\n{head}{step}log = \"pg.log\"\n"),
     );

@@ -13,13 +13,7 @@ fn plan_of(dir: &Path, body: &str) -> std::process::Output {
     std::fs::write(dir.join("bad.sql"), body).unwrap();
     let study = "name = \"m\"\n[[variant]]\nname = \"a\"\n[[workload]]\nworkload = \"script\"\n\
                  scripts = [\"bad.sql\"]\n";
-    std::fs::write(dir.join("s.toml"), study).unwrap();
-    psbench(&dir.join("home"))
-        .arg("run")
-        .arg(dir.join("s.toml"))
-        .arg("--plan")
-        .output()
-        .unwrap()
+    common::plan_in(dir, study)
 }
 
 #[test]

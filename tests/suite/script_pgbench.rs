@@ -9,20 +9,11 @@ use crate::common;
 use common::pg::{calls, PgServer};
 use common::{psbench, text};
 use std::path::Path;
-use std::process::Command;
 
 const SEED: &str = "5150";
 
 fn pgbench(s: &PgServer, args: &[&str]) -> std::process::Output {
-    let out = Command::new("pgbench")
-        .args(["-h", "127.0.0.1", "-U", "postgres", "-p"])
-        .arg(s.sb.port().to_string())
-        .args(args)
-        .env("PGPASSWORD", s.sb.password())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "pgbench {args:?}: {}", text(&out));
-    out
+    s.tool("pgbench", args)
 }
 
 fn bench_script(s: &PgServer, db: &str, args: &[&str]) -> std::process::Output {

@@ -8,7 +8,6 @@ use crate::common;
 use common::pg::{calls, PgServer};
 use common::{psbench, text};
 use std::path::Path;
-use std::process::Command;
 
 const SCALE: &str = "2";
 const EVENTS: u64 = 300;
@@ -25,15 +24,7 @@ fn psbench_options(s: &PgServer, db: &str) -> Vec<String> {
 }
 
 fn pgbench(s: &PgServer, args: &[&str]) -> std::process::Output {
-    let out = Command::new("pgbench")
-        .args(["-h", "127.0.0.1", "-U", "postgres", "-p"])
-        .arg(s.sb.port().to_string())
-        .args(args)
-        .env("PGPASSWORD", s.sb.password())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "pgbench {args:?}: {}", text(&out));
-    out
+    s.tool("pgbench", args)
 }
 
 fn run_psbench(s: &PgServer, args: &[&str]) -> std::process::Output {

@@ -67,6 +67,17 @@ pub fn alive(pid: i32) -> bool {
         .unwrap_or(false)
 }
 
+/// `psbench run DIR/s.toml --plan` of `body`, with its home in DIR/home.
+pub fn plan_in(dir: &Path, body: &str) -> Output {
+    std::fs::write(dir.join("s.toml"), body).unwrap();
+    psbench(&dir.join("home"))
+        .arg("run")
+        .arg(dir.join("s.toml"))
+        .arg("--plan")
+        .output()
+        .unwrap()
+}
+
 /// `psbench run DIR/study.toml --out DIR/out ARGS` of `body`, with its home in DIR/home.
 pub fn run_in(dir: &Path, body: &str, args: &[&str]) -> Output {
     let file = dir.join("study.toml");

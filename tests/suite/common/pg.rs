@@ -31,6 +31,35 @@ impl PgServer {
         PgServer { sb, _home: home }
     }
 
+    /// A client of the server's (pgbench, psql, pg_dump) run to success as postgres.
+    pub fn tool(&self, program: &str, args: &[&str]) -> std::process::Output {
+        let out = std::process::Command::new(program)
+            .args(["-h", "127.0.0.1", "-U", "postgres", "-p"])
+            .arg(self.sb.port().to_string())
+            .args(args)
+            .env("PGPASSWORD", self.sb.password())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{program} {args:?}: {}",
+            super::text(&out)
+        );
+        out
+    }
+
+    /// `psbench bench`'s options reaching database `db` as postgres (its password in
+    /// PSBENCH_PGSQL_PASSWORD).
+    pub fn psbench_args(&self, db: &str) -> Vec<String> {
+        vec![
+            "--db-driver=pgsql".into(),
+            "--pgsql-host=127.0.0.1".into(),
+            format!("--pgsql-port={}", self.sb.port()),
+            "--pgsql-user=postgres".into(),
+            format!("--pgsql-db={db}"),
+        ]
+    }
+
     pub fn admin(&self, db: &str) -> PgEndpoint {
         self.sb.state().pg_admin_endpoint().with_database(db)
     }
