@@ -32,6 +32,17 @@ pub enum Measure {
     DeviceWriteMbS,
 }
 
+/// How a figure over several steps is read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reading {
+    /// Each step is a point of its own, and every point must bear the figure out.
+    #[default]
+    Each,
+    /// The steps (and thread counts) pooled, within each round, into one figure.
+    Pooled,
+}
+
 /// A claim about thread counts: no change below `threads`, the variant slower from it on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,9 +82,24 @@ pub struct Published {
     /// A ratio per thread count of `threads`, as printed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ratios: Vec<f64>,
-    /// "about": `ratio` ± this share of it (0.02 for "about 25%" printed to the percent).
+    /// The band's own half-width, a share of the figure, in place of the study's threshold;
+    /// given only with `tolerance_why`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tolerance: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance_why: Option<String>,
+    /// One side only, as printed: "costs at most 4%", "no improvement".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_most: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_least: Option<f64>,
+    /// How a figure over several steps is read: each step on its own (the default) or the
+    /// steps pooled into one figure, as a summary of them; given with `read_why`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub read: Reading,
+    /// Why the figure is read over these steps and thread counts (a summary's reading).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_why: Option<String>,
     /// A range of ratios, as printed: `[1.11, 1.15]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range: Option<[f64; 2]>,
@@ -136,6 +162,9 @@ pub enum Figure {
         low: f64,
         high: f64,
     },
+    /// One side: new / base at most, or at least, this.
+    AtMost(f64),
+    AtLeast(f64),
     /// An absolute value with its base's: `ratio` is what is compared. `None`: the base's own.
     Absolute {
         value: f64,
@@ -161,6 +190,8 @@ impl Figure {
                 tolerance: Some(t),
             } => format!("{value:.3} ± {:.0}%", t * 100.0),
             Figure::Range { low, high } => format!("{low:.3} to {high:.3}"),
+            Figure::AtMost(v) => format!("≤ {v:.3}"),
+            Figure::AtLeast(v) => format!("≥ {v:.3}"),
             Figure::Absolute { value, unit, ratio } => match ratio {
                 Some(r) => format!("{value} {unit}: {r:.3} of its base"),
                 None => format!("{value} {unit} (the base)"),
@@ -210,6 +241,13 @@ impl Published {
                 low: x.min(y),
                 high: x.max(y),
             }
+        } else if let Some(v) = self.at_most.or(self.at_least) {
+            // Printed base / new, "at most" turns into "at least".
+            let most = self.at_most.is_some() == (self.printed == Printed::NewOverBase);
+            match most {
+                true => Figure::AtMost(turn(v)),
+                false => Figure::AtLeast(turn(v)),
+            }
         } else if let Some(v) = self.absolute {
             Figure::Absolute {
                 value: v,
@@ -239,6 +277,8 @@ impl Published {
         add(self.ratio.is_some(), "ratio");
         add(!self.ratios.is_empty(), "ratios");
         add(self.range.is_some(), "range");
+        add(self.at_most.is_some(), "at_most");
+        add(self.at_least.is_some(), "at_least");
         add(self.absolute.is_some(), "absolute");
         add(!self.ranking.is_empty(), "ranking");
         add(self.from_threads.is_some(), "from_threads");

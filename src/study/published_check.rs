@@ -88,7 +88,7 @@ fn entry_mistakes(s: &Study, p: &Published, steps: &[String], threads: &[u32]) -
     let kinds = p.kinds();
     match (kinds.len(), &p.not_measured) {
         (0, None) => m.push(
-            "no figure: give one of ratio, ratios, range, absolute, ranking, from_threads, from_rate (or not_measured = \"why\")"
+            "no figure: give one of ratio, ratios, range, at_most, at_least, absolute, ranking, from_threads, from_rate (or not_measured = \"why\")"
                 .into(),
         ),
         (n, _) if n > 1 => m.push(format!(
@@ -109,6 +109,8 @@ fn entry_mistakes(s: &Study, p: &Published, steps: &[String], threads: &[u32]) -
         .iter()
         .chain(&p.ratios)
         .chain(p.range.iter().flatten())
+        .chain(&p.at_most)
+        .chain(&p.at_least)
         .chain(&p.absolute)
         .chain(&p.base_absolute)
         .chain(&p.from_rate);
@@ -117,6 +119,17 @@ fn entry_mistakes(s: &Study, p: &Published, steps: &[String], threads: &[u32]) -
     }
     if p.tolerance.is_some_and(|t| !(0.0..1.0).contains(&t)) {
         m.push("`tolerance`: a share of the figure, from 0 to below 1".into());
+    }
+    let why = |w: &Option<String>| w.as_deref().is_some_and(|w| !w.trim().is_empty());
+    if p.tolerance.is_some() && !why(&p.tolerance_why) {
+        m.push("`tolerance_why`: a tolerance of the entry's own, in place of the study's threshold, says why".into());
+    }
+    let pooled = p.read == crate::results::published::Reading::Pooled;
+    if pooled && !why(&p.read_why) {
+        m.push(
+            "`read_why`: a figure read as the steps pooled says why (what its text summarises)"
+                .into(),
+        );
     }
     if p.absolute.is_some() && p.unit.as_deref().is_none_or(str::is_empty) {
         m.push("`unit`: an absolute figure says its unit (\"QPS\", \"MB/s\")".into());

@@ -1,9 +1,9 @@
-//! How a published figure is judged against ours, both as new / base: *agrees* when the
-//! published value lies inside our 95% interval and the interval lies within ± the study's
-//! threshold of it; *differs* when it lies outside (by how much, which way); *not resolved*
-//! when it lies inside an interval wider than that; *not measured* with why. A range agrees
-//! when our interval lies within it widened by the threshold and differs when our interval
-//! lies wholly outside it; a ranking by its adjacent pairs; a threshold claim on both sides.
+//! How a published figure is judged against ours, both as new / base: as an equivalence test.
+//! Each figure is one band (its value widened by its tolerance, its range so widened, or one
+//! side of a one-sided claim), and our 95% interval is read against it: *agrees* when the
+//! interval lies inside the band, *differs* when it lies wholly outside (by how much, from the
+//! band's nearer end), *not resolved* otherwise; *not measured* with why, and *shown* for the
+//! base's own absolute value, which nothing is compared with.
 
 /// Our figure: a ratio new / base and its 95% interval (NaN ends: fewer than 2 rounds).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -16,10 +16,12 @@ pub struct Ours {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
     Agrees,
-    /// ours / published − 1 (for a range, from its nearer end).
+    /// ours / the band's nearer end − 1.
     Differs(f64),
     NotResolved,
     NotMeasured(String),
+    /// The base's own absolute value: shown beside ours, not judged.
+    Shown,
 }
 
 impl Verdict {
@@ -29,59 +31,83 @@ impl Verdict {
             Verdict::Differs(_) => "differs",
             Verdict::NotResolved => "not resolved here",
             Verdict::NotMeasured(_) => "not measured here",
+            Verdict::Shown => "shown, the base's own",
         }
     }
 }
 
-fn bounded(o: &Ours) -> bool {
-    o.low.is_finite() && o.high.is_finite()
+/// The ratios a figure allows, new / base; an open side is infinite.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Band {
+    pub low: f64,
+    pub high: f64,
 }
 
-/// Ours against one published ratio.
-pub fn ratio(published: f64, ours: &Ours, threshold: f64) -> Verdict {
-    if !bounded(ours) {
-        return Verdict::NotResolved;
+impl Band {
+    /// "about v": v × (1 ± tolerance).
+    pub fn about(v: f64, tol: f64) -> Band {
+        Band {
+            low: v * (1.0 - tol),
+            high: v * (1.0 + tol),
+        }
     }
-    if published < ours.low || published > ours.high {
-        return Verdict::Differs(ours.ratio / published - 1.0);
+
+    /// "between a and b", each end widened by the tolerance.
+    pub fn between(a: f64, b: f64, tol: f64) -> Band {
+        Band {
+            low: a.min(b) * (1.0 - tol),
+            high: a.max(b) * (1.0 + tol),
+        }
     }
-    let close =
-        ours.low >= published * (1.0 - threshold) && ours.high <= published * (1.0 + threshold);
-    match close {
-        true => Verdict::Agrees,
-        false => Verdict::NotResolved,
+
+    /// "at most v" ("no faster than", "costs at most"): up to v × (1 + tolerance).
+    pub fn at_most(v: f64, tol: f64) -> Band {
+        Band {
+            low: f64::NEG_INFINITY,
+            high: v * (1.0 + tol),
+        }
+    }
+
+    /// "at least v" ("no slower than"): from v × (1 − tolerance).
+    pub fn at_least(v: f64, tol: f64) -> Band {
+        Band {
+            low: v * (1.0 - tol),
+            high: f64::INFINITY,
+        }
+    }
+
+    /// "slower" with no figure: a drop beyond the tolerance, up to 1 − tolerance.
+    pub fn slower(tol: f64) -> Band {
+        Band {
+            low: f64::NEG_INFINITY,
+            high: 1.0 - tol,
+        }
+    }
+
+    /// The band as the report says it.
+    pub fn text(&self) -> String {
+        match (self.low.is_finite(), self.high.is_finite()) {
+            (true, true) => format!("{:.3} to {:.3}", self.low, self.high),
+            (false, true) => format!("≤ {:.3}", self.high),
+            (true, false) => format!("≥ {:.3}", self.low),
+            (false, false) => "any".into(),
+        }
     }
 }
 
-/// Ours against a published range [low, high].
-pub fn range(low: f64, high: f64, ours: &Ours, threshold: f64) -> Verdict {
-    if !bounded(ours) {
+/// Ours against one band.
+pub fn band(b: &Band, ours: &Ours) -> Verdict {
+    if !(ours.low.is_finite() && ours.high.is_finite()) {
         return Verdict::NotResolved;
     }
-    if ours.high < low {
-        return Verdict::Differs(ours.ratio / low - 1.0);
+    if ours.high < b.low {
+        return Verdict::Differs(ours.ratio / b.low - 1.0);
     }
-    if ours.low > high {
-        return Verdict::Differs(ours.ratio / high - 1.0);
+    if ours.low > b.high {
+        return Verdict::Differs(ours.ratio / b.high - 1.0);
     }
-    if ours.low >= low * (1.0 - threshold) && ours.high <= high * (1.0 + threshold) {
+    if ours.low >= b.low && ours.high <= b.high {
         Verdict::Agrees
-    } else {
-        Verdict::NotResolved
-    }
-}
-
-/// "Slower beyond the threshold": agrees when our interval lies below 1 − threshold,
-/// differs when it lies above it.
-pub fn slower(ours: &Ours, threshold: f64) -> Verdict {
-    if !bounded(ours) {
-        return Verdict::NotResolved;
-    }
-    let line = 1.0 - threshold;
-    if ours.high < line {
-        Verdict::Agrees
-    } else if ours.low > line {
-        Verdict::Differs(ours.ratio / line - 1.0)
     } else {
         Verdict::NotResolved
     }
@@ -108,24 +134,6 @@ pub fn all(verdicts: &[Verdict]) -> Verdict {
     Verdict::NotResolved
 }
 
-/// A ranking's adjacent pair: `a` over `b` (a's throughput over b's), where the published
-/// order puts `a` costlier (`costlier`) or about the same (not `costlier`).
-pub fn pair_in_order(costlier: bool, ours: &Ours, threshold: f64) -> Verdict {
-    if !bounded(ours) {
-        return Verdict::NotResolved;
-    }
-    if costlier {
-        return if ours.high < 1.0 {
-            Verdict::Agrees
-        } else if ours.low > 1.0 {
-            Verdict::Differs(ours.ratio - 1.0)
-        } else {
-            Verdict::NotResolved
-        };
-    }
-    ratio(1.0, ours, threshold)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,55 +143,56 @@ mod tests {
     }
 
     #[test]
-    fn each_verdict_of_a_ratio_and_a_range() {
-        // Inside a narrow interval: agrees; outside it: differs, by how much; inside a wide
-        // one: not resolved; one round: not resolved.
-        assert_eq!(ratio(0.80, &o(0.81, 0.79, 0.83), 0.05), Verdict::Agrees);
-        let Verdict::Differs(by) = ratio(0.80, &o(0.95, 0.93, 0.97), 0.05) else {
+    fn the_equivalence_band_agrees_inside_differs_wholly_outside_else_is_not_resolved() {
+        let b = Band::about(0.80, 0.05); // 0.76 to 0.84
+        assert_eq!(band(&b, &o(0.81, 0.79, 0.83),), Verdict::Agrees);
+        // Published just outside a narrow interval, yet the interval inside its band: agrees.
+        assert_eq!(band(&b, &o(0.82, 0.815, 0.825)), Verdict::Agrees);
+        let Verdict::Differs(by) = band(&b, &o(0.95, 0.93, 0.97)) else {
             panic!()
         };
-        assert!((by - 0.1875).abs() < 1e-12);
-        assert_eq!(
-            ratio(0.80, &o(0.85, 0.70, 1.00), 0.05),
-            Verdict::NotResolved
-        );
-        assert_eq!(
-            ratio(0.80, &o(0.80, f64::NAN, f64::NAN), 0.05),
-            Verdict::NotResolved
-        );
-        assert_eq!(
-            range(1.11, 1.15, &o(1.12, 1.10, 1.14), 0.05),
-            Verdict::Agrees
-        );
-        assert!(matches!(
-            range(1.11, 1.15, &o(1.00, 0.98, 1.02), 0.05),
-            Verdict::Differs(d) if d < 0.0
-        ));
-        assert_eq!(
-            range(1.11, 1.15, &o(1.10, 0.95, 1.25), 0.05),
-            Verdict::NotResolved
-        );
+        assert!((by - (0.95 / 0.84 - 1.0)).abs() < 1e-12);
+        assert!(matches!(band(&b, &o(0.70, 0.69, 0.71)), Verdict::Differs(d) if d < 0.0));
+        // Straddling an end, or wider than the band: not resolved; one round: not resolved.
+        assert_eq!(band(&b, &o(0.84, 0.83, 0.85)), Verdict::NotResolved);
+        assert_eq!(band(&b, &o(0.80, 0.70, 0.90)), Verdict::NotResolved);
+        assert_eq!(band(&b, &o(0.80, f64::NAN, f64::NAN)), Verdict::NotResolved);
+        let r = Band::between(1.11, 1.15, 0.0);
+        assert_eq!(band(&r, &o(1.12, 1.11, 1.14)), Verdict::Agrees);
+        assert!(matches!(band(&r, &o(1.0, 0.98, 1.02)), Verdict::Differs(d) if d < 0.0));
     }
 
     #[test]
-    fn a_slowdown_rankings_pairs_and_many_points() {
-        assert_eq!(slower(&o(0.80, 0.78, 0.82), 0.05), Verdict::Agrees);
+    fn a_one_sided_claim_is_borne_out_by_anything_on_its_side() {
+        // "No improvement" (at most 1.0): a slower 8.0 agrees, a faster one differs.
+        let no_faster = Band::at_most(1.0, 0.05);
+        assert_eq!(band(&no_faster, &o(0.80, 0.78, 0.82)), Verdict::Agrees);
+        assert_eq!(band(&no_faster, &o(1.04, 1.03, 1.05)), Verdict::Agrees);
         assert!(matches!(
-            slower(&o(1.0, 0.99, 1.01), 0.05),
+            band(&no_faster, &o(1.20, 1.15, 1.25)),
+            Verdict::Differs(d) if d > 0.0
+        ));
+        // "No slower below N threads": a resolved 1% drop agrees; 10% differs.
+        let no_slower = Band::at_least(1.0, 0.05);
+        assert_eq!(band(&no_slower, &o(0.99, 0.985, 0.995)), Verdict::Agrees);
+        assert_eq!(band(&no_slower, &o(1.30, 1.2, 1.4)), Verdict::Agrees);
+        assert!(matches!(
+            band(&no_slower, &o(0.90, 0.89, 0.91)),
             Verdict::Differs(_)
         ));
-        assert_eq!(
-            pair_in_order(true, &o(0.7, 0.6, 0.8), 0.05),
-            Verdict::Agrees
-        );
+        // "Slower from N": a drop beyond the threshold agrees; none differs.
+        let slower = Band::slower(0.05);
+        assert_eq!(band(&slower, &o(0.80, 0.78, 0.82)), Verdict::Agrees);
         assert!(matches!(
-            pair_in_order(true, &o(1.3, 1.2, 1.4), 0.05),
+            band(&slower, &o(1.0, 0.99, 1.01)),
             Verdict::Differs(_)
         ));
-        assert_eq!(
-            pair_in_order(false, &o(1.0, 0.99, 1.01), 0.05),
-            Verdict::Agrees
-        );
+        assert_eq!(band(&slower, &o(0.95, 0.93, 0.97)), Verdict::NotResolved);
+        assert_eq!(no_faster.text(), "≤ 1.050");
+    }
+
+    #[test]
+    fn many_points_make_one_verdict() {
         assert_eq!(
             all(&[Verdict::Agrees, Verdict::NotResolved]),
             Verdict::NotResolved

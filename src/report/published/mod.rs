@@ -10,9 +10,9 @@ mod text;
 
 use super::grid::{label, Table, Value};
 use super::subject::{Pair, Subject};
-use crate::results::published::{Figure, Published};
+use crate::results::published::{Figure, Published, Reading};
 use crate::results::sources::{source, Source};
-use judge::{Ours, Verdict};
+use judge::{Band, Ours, Verdict};
 use ours::By;
 use serde::Serialize;
 
@@ -21,6 +21,8 @@ pub struct Point {
     pub pair: Option<Pair>,
     pub step: String,
     pub threads: String,
+    /// The band this point is judged against.
+    pub band: Option<Band>,
     pub ours: Option<(Ours, By)>,
     pub verdict: Verdict,
 }
@@ -44,14 +46,21 @@ pub struct Counts {
     pub differ: usize,
     pub not_resolved: usize,
     pub not_measured: usize,
+    /// The base's own absolute values, shown beside ours and not judged.
+    pub shown: usize,
     pub figures: usize,
 }
 
 impl Counts {
-    /// "N agree, K differ, U not resolved, X not measured here, of M published figures".
+    /// "N agree, K differ, U not resolved, X not measured here, of M published figures", and
+    /// the base's own values shown, where there are some.
     pub fn line(&self) -> String {
+        let shown = match self.shown {
+            0 => String::new(),
+            n => format!(" ({n} the base's own, shown)"),
+        };
         format!(
-            "{} agree, {} differ, {} not resolved, {} not measured here, of {} published figures",
+            "{} agree, {} differ, {} not resolved, {} not measured here, of {} published figures{shown}",
             self.agree, self.differ, self.not_resolved, self.not_measured, self.figures
         )
     }
@@ -83,6 +92,7 @@ pub fn counts(s: &Subject) -> Option<Counts> {
             Verdict::Differs(_) => c.differ += 1,
             Verdict::NotResolved => c.not_resolved += 1,
             Verdict::NotMeasured(_) => c.not_measured += 1,
+            Verdict::Shown => c.shown += 1,
         }
     }
     Some(c)
@@ -124,14 +134,9 @@ fn judge_one<'a>(s: &Subject, p: &'a Published, i: usize) -> Judged<'a> {
     let thr = res.study.threshold;
     j.points = match &figure {
         Figure::Ranking(tiers) => ranking(s, p, tiers, thr),
-        Figure::Absolute {
-            ratio: None,
-            value,
-            unit,
-        } => {
-            j.verdict = Verdict::NotMeasured(format!(
-                "the base's own {value} {unit}: what is compared are the ratios of the other figures to it"
-            ));
+        Figure::Absolute { ratio: None, .. } => {
+            // What is compared are the other figures' ratios to it; it is shown, not counted.
+            j.verdict = Verdict::Shown;
             return j;
         }
         _ => pairs(s, p, &base, &figure, &threads, thr),
@@ -148,7 +153,7 @@ fn judge_one<'a>(s: &Subject, p: &'a Published, i: usize) -> Judged<'a> {
     j
 }
 
-/// Each variant against the base on each step: the figure's own test.
+/// Each variant against the base on each step (or on its steps pooled): the figure's band.
 fn pairs(
     s: &Subject,
     p: &Published,
@@ -157,79 +162,80 @@ fn pairs(
     threads: &[u32],
     thr: f64,
 ) -> Vec<Point> {
+    let tol = p.tolerance.unwrap_or(thr);
+    let groups: Vec<Vec<String>> = match p.read {
+        Reading::Pooled => vec![p.steps.clone()],
+        Reading::Each => p.steps.iter().map(|x| vec![x.clone()]).collect(),
+    };
     let mut out = Vec::new();
     for v in &p.variants {
         let pair = Pair {
             new: v.clone(),
             base: base.to_string(),
         };
-        for step in &p.steps {
-            let point = |threads: &[u32], verdict: &dyn Fn(&Ours) -> Verdict| {
-                let m = ours::measured(s, p.measure, &pair, step, threads);
+        for steps in &groups {
+            let label = steps.join(", ");
+            let point = |threads: &[u32], band: Band| {
+                let m = ours::measured(s, p.measure, &pair, steps, threads);
                 let verdict = match &m {
-                    Some((o, _)) => verdict(o),
-                    None => Verdict::NotMeasured(format!("{v} on {step} was not measured")),
+                    Some((o, _)) => judge::band(&band, o),
+                    None => Verdict::NotMeasured(format!("{v} on {label} was not measured")),
                 };
                 Point {
                     pair: Some(pair.clone()),
-                    step: step.clone(),
+                    step: label.clone(),
                     threads: text::threads(threads),
+                    band: Some(band),
                     ours: m,
                     verdict,
                 }
             };
-            match figure {
-                Figure::Ratio { value, tolerance } => {
-                    out.push(point(threads, &|o| match tolerance {
-                        Some(t) => judge::range(value * (1.0 - t), value * (1.0 + t), o, thr),
-                        None => judge::ratio(*value, o, thr),
-                    }))
-                }
-                Figure::Range { low, high } => {
-                    out.push(point(threads, &|o| judge::range(*low, *high, o, thr)))
-                }
-                Figure::Absolute { ratio: Some(r), .. } => {
-                    out.push(point(threads, &|o| judge::ratio(*r, o, thr)))
-                }
+            let one = match figure {
+                Figure::Ratio { value, .. } => Some(Band::about(*value, tol)),
+                Figure::Range { low, high } => Some(Band::between(*low, *high, tol)),
+                Figure::AtMost(x) => Some(Band::at_most(*x, tol)),
+                Figure::AtLeast(x) => Some(Band::at_least(*x, tol)),
+                Figure::Absolute { ratio: Some(r), .. } => Some(Band::about(*r, tol)),
+                _ => None,
+            };
+            if let Some(band) = one {
+                out.push(point(threads, band));
+                continue;
+            }
+            // A threshold claim: no slower on one side of it, slower on the other.
+            let sides: Result<Vec<(u32, bool)>, String> = match figure {
                 Figure::FromThreads(from) => {
-                    let run = ours::threads_run(s, v, step);
-                    if !run.iter().any(|t| t >= from) {
-                        out.push(missing(
-                            &pair,
-                            step,
-                            format!("this run has no thread count of {from} or more"),
-                        ));
-                        continue;
-                    }
-                    for t in run {
-                        let below = t < *from;
-                        out.push(point(&[t], &|o| match below {
-                            true => judge::ratio(1.0, o, thr),
-                            false => judge::slower(o, thr),
-                        }));
+                    let run = ours::threads_run(s, v, &steps[0]);
+                    match run.iter().any(|t| t >= from) {
+                        true => Ok(run.iter().map(|t| (*t, t >= from)).collect()),
+                        false => Err(format!("this run has no thread count of {from} or more")),
                     }
                 }
                 Figure::FromRate(rate) => {
-                    let (best, reached) = ours::rate_reached(s, base, step, *rate);
-                    if reached.is_empty() {
-                        out.push(missing(
-                            &pair,
-                            step,
-                            format!(
-                                "this host never reached {rate:.0} transactions/s: the base's best here was {best:.0}"
-                            ),
-                        ));
-                        continue;
-                    }
-                    for t in ours::threads_run(s, v, step) {
-                        let above = reached.contains(&t);
-                        out.push(point(&[t], &|o| match above {
-                            true => judge::slower(o, thr),
-                            false => judge::ratio(1.0, o, thr),
-                        }));
+                    let (best, reached) = ours::rate_reached(s, base, &steps[0], *rate);
+                    match reached.is_empty() {
+                        false => Ok(ours::threads_run(s, v, &steps[0])
+                            .into_iter()
+                            .map(|t| (t, reached.contains(&t)))
+                            .collect()),
+                        true => Err(format!(
+                            "this host never reached {rate:.0} transactions/s: the base's best here was {best:.0}"
+                        )),
                     }
                 }
-                Figure::Ranking(_) | Figure::Absolute { ratio: None, .. } => {}
+                _ => Ok(Vec::new()),
+            };
+            match sides {
+                Err(why) => out.push(missing(&pair, &label, why)),
+                Ok(sides) => {
+                    for (t, slower) in sides {
+                        let band = match slower {
+                            true => Band::slower(tol),
+                            false => Band::at_least(1.0, tol),
+                        };
+                        out.push(point(&[t], band));
+                    }
+                }
             }
         }
     }
@@ -241,30 +247,38 @@ fn missing(pair: &Pair, step: &str, why: String) -> Point {
         pair: Some(pair.clone()),
         step: step.to_string(),
         threads: String::new(),
+        band: None,
         ours: None,
         verdict: Verdict::NotMeasured(why),
     }
 }
 
-/// A ranking's adjacent pairs: within a tier about the same, each of a tier costlier than
-/// each of the next; throughput pooled over the figure's steps and every thread count run.
+/// A ranking's adjacent pairs: within a tier about the same, each of a tier costlier (slower
+/// beyond the tolerance) than each of the next; throughput pooled over the figure's steps and
+/// every thread count run.
 fn ranking(s: &Subject, p: &Published, tiers: &[Vec<String>], thr: f64) -> Vec<Point> {
+    let tol = p.tolerance.unwrap_or(thr);
     let mut out = Vec::new();
     let mut judge_pair = |a: &str, b: &str, costlier: bool| {
         let pair = Pair {
             new: a.to_string(),
             base: b.to_string(),
         };
+        let band = match costlier {
+            true => Band::slower(tol),
+            false => Band::about(1.0, tol),
+        };
         for step in &p.steps {
-            let m = ours::measured(s, p.measure, &pair, step, &[]);
+            let m = ours::measured(s, p.measure, &pair, std::slice::from_ref(step), &[]);
             let verdict = match &m {
-                Some((o, _)) => judge::pair_in_order(costlier, o, thr),
+                Some((o, _)) => judge::band(&band, o),
                 None => Verdict::NotMeasured(format!("{a} against {b} on {step} was not measured")),
             };
             out.push(Point {
                 pair: Some(pair.clone()),
                 step: step.clone(),
                 threads: "every count, pooled".into(),
+                band: Some(band),
                 ours: m,
                 verdict,
             });
@@ -351,6 +365,12 @@ pub fn table(s: &Subject) -> Option<Table> {
         let published = j.figure.as_ref().map_or("—".into(), text::figure);
         let verdict = text::verdict(&j.verdict, &j.reasons);
         if j.points.is_empty() {
+            // The base's own value, beside the base's best here.
+            let here = (j.verdict == Verdict::Shown)
+                .then(|| j.entry.variants.first().zip(j.entry.steps.first()))
+                .flatten()
+                .map(|(v, st)| ours::rate_reached(s, v, st, f64::INFINITY).0)
+                .filter(|x| *x > 0.0);
             rows.push(vec![
                 Value::Text(study.clone()),
                 Value::Text(j.entry.figure.clone()),
@@ -358,7 +378,9 @@ pub fn table(s: &Subject) -> Option<Table> {
                 Value::Text(j.entry.steps.join(", ")),
                 Value::Text(text::threads(&j.threads)),
                 Value::Text(published.clone()),
-                Value::Missing("—".into()),
+                here.map_or(Value::Missing("—".into()), |x| {
+                    Value::Text(format!("{x:.0} here, the base's best median"))
+                }),
                 Value::Text(verdict.clone()),
             ]);
         }
@@ -369,7 +391,10 @@ pub fn table(s: &Subject) -> Option<Table> {
                 Value::Text(pt.pair.as_ref().map_or(String::new(), Pair::label)),
                 Value::Text(pt.step.clone()),
                 Value::Text(pt.threads.clone()),
-                Value::Text(published.clone()),
+                Value::Text(match &pt.band {
+                    Some(b) => format!("{published}; band {}", b.text()),
+                    None => published.clone(),
+                }),
                 pt.ours
                     .as_ref()
                     .map_or(Value::Missing("—".into()), |(o, by)| {
@@ -394,7 +419,7 @@ pub fn table(s: &Subject) -> Option<Table> {
         id: "published".into(),
         title: "Published beside ours".into(),
         note: format!(
-            "Each figure this study carries from a published study, as new / base (converted where the study printed base / new), beside ours with its 95% interval: {}. A figure agrees when it lies inside our interval and the interval lies within ±{:.0}% (the study's threshold) of it; differs when it lies outside (by how much, and the likely reason); is not resolved here when it lies inside a wider interval. A range agrees when our interval lies within it widened by the threshold; a ranking by its adjacent pairs; a threshold claim on both sides of it. Where a step was only counted, ours is the throughput the instructions predict.",
+            "Each figure this study carries from a published study, as new / base (converted where the study printed base / new), beside ours with its 95% interval: {}. Each figure is a band: its value or range widened by ±{:.0}% (the study's threshold, unless the entry gives its own tolerance and why), or one side of a one-sided claim. A figure agrees when our interval lies inside its band, differs when it lies wholly outside (by how much from the band's nearer end, and the likely reason), and is not resolved here otherwise. A ranking is judged by its adjacent pairs (costlier: slower beyond the tolerance), a threshold claim on both sides of it; the base's own absolute values are shown, not judged. Where a step was only counted, ours is the throughput the instructions predict.",
             counts.line(),
             s.threshold() * 100.0
         ),

@@ -66,26 +66,26 @@ pub fn threads_run(s: &Subject, variant: &str, step: &str) -> Vec<u32> {
     t
 }
 
-/// Ours for `pair` on `step` at `threads` (every thread count run when empty), by the measure
-/// asked for; `None` when the run has neither throughput cells nor counts there.
+/// Ours for `pair` on `steps` at `threads` (every thread count run when empty), pooled over
+/// them, by the measure asked for; `None` when the run has neither throughput cells nor (for
+/// one step) counts there.
 pub fn measured(
     s: &Subject,
     measure: Measure,
     pair: &Pair,
-    step: &str,
+    steps: &[String],
     threads: &[u32],
 ) -> Option<(Ours, By)> {
-    let run = threads_run(s, &pair.new, step);
-    let at: Vec<u32> = match threads.is_empty() {
-        true => run.clone(),
-        false => threads
+    let mut cells: Vec<(String, u32)> = Vec::new();
+    for step in steps {
+        let run = threads_run(s, &pair.new, step);
+        let at = run
             .iter()
             .copied()
-            .filter(|t| run.contains(t))
-            .collect(),
-    };
-    if !at.is_empty() {
-        let cells: Vec<(String, u32)> = at.iter().map(|t| (step.to_string(), *t)).collect();
+            .filter(|t| threads.is_empty() || threads.contains(t));
+        cells.extend(at.map(|t| (step.clone(), t)));
+    }
+    if !cells.is_empty() {
         let (metric, by): (fn(&CellResult) -> f64, By) = match measure {
             Measure::Throughput => (tps, By::Throughput),
             Measure::DeviceReadMbS => (reads, By::DeviceReads),
@@ -101,6 +101,9 @@ pub fn measured(
             by,
         ));
     }
+    let [step] = steps else {
+        return None;
+    };
     if measure != Measure::Throughput {
         return None;
     }

@@ -36,13 +36,13 @@ pub fn likely(reasons: &[String]) -> String {
 pub fn verdict(v: &Verdict, reasons: &[String]) -> String {
     match v {
         Verdict::Differs(by) => format!(
-            "differs: ours {} it by {:.1}%{}",
+            "differs: ours {} its band by {:.1}%{}",
             if *by > 0.0 { "above" } else { "below" },
             by.abs() * 100.0,
             likely(reasons)
         ),
         Verdict::NotMeasured(why) => format!("not measured here: {why}"),
-        Verdict::Agrees | Verdict::NotResolved => v.word().to_string(),
+        Verdict::Agrees | Verdict::NotResolved | Verdict::Shown => v.word().to_string(),
     }
 }
 
