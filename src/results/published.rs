@@ -208,6 +208,11 @@ impl Figure {
 }
 
 impl Published {
+    /// The band's half-width: the entry's own tolerance, else the study's threshold.
+    pub fn tolerance_or(&self, threshold: f64) -> f64 {
+        self.tolerance.unwrap_or(threshold)
+    }
+
     /// How many figures the entry carries: one per thread count with `ratios`, else one.
     pub fn count(&self) -> usize {
         self.ratios.len().max(1)

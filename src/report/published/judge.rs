@@ -145,7 +145,7 @@ mod tests {
     #[test]
     fn the_equivalence_band_agrees_inside_differs_wholly_outside_else_is_not_resolved() {
         let b = Band::about(0.80, 0.05); // 0.76 to 0.84
-        assert_eq!(band(&b, &o(0.81, 0.79, 0.83),), Verdict::Agrees);
+        assert_eq!(band(&b, &o(0.81, 0.79, 0.83)), Verdict::Agrees);
         // Published just outside a narrow interval, yet the interval inside its band: agrees.
         assert_eq!(band(&b, &o(0.82, 0.815, 0.825)), Verdict::Agrees);
         let Verdict::Differs(by) = band(&b, &o(0.95, 0.93, 0.97)) else {

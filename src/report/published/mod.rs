@@ -162,7 +162,7 @@ fn pairs(
     threads: &[u32],
     thr: f64,
 ) -> Vec<Point> {
-    let tol = p.tolerance.unwrap_or(thr);
+    let tol = p.tolerance_or(thr);
     let groups: Vec<Vec<String>> = match p.read {
         Reading::Pooled => vec![p.steps.clone()],
         Reading::Each => p.steps.iter().map(|x| vec![x.clone()]).collect(),
@@ -257,7 +257,7 @@ fn missing(pair: &Pair, step: &str, why: String) -> Point {
 /// beyond the tolerance) than each of the next; throughput pooled over the figure's steps and
 /// every thread count run.
 fn ranking(s: &Subject, p: &Published, tiers: &[Vec<String>], thr: f64) -> Vec<Point> {
-    let tol = p.tolerance.unwrap_or(thr);
+    let tol = p.tolerance_or(thr);
     let mut out = Vec::new();
     let mut judge_pair = |a: &str, b: &str, costlier: bool| {
         let pair = Pair {
