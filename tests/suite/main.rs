@@ -43,6 +43,7 @@ mod preconditions;
 mod probes;
 mod profile;
 mod published_figures;
+mod published_reproduced;
 mod readme_examples;
 mod replay_mariadb;
 mod replay_postgres;

@@ -373,7 +373,7 @@ fn cost_mode_counts_the_serving_thread_of_a_97_and_repeats_within_the_self_check
 fn an_index_build_counts_the_threads_that_worked_for_it_and_repeats() {
     // 9.7.2 builds an index on InnoDB's parallel reader threads, which share the work with the
     // connection's thread differently in each attempt: counting the connection alone, or the
-    // busiest thread, fails or comes out unstable.
+    // busiest thread, fails or comes out far apart.
     tree("release");
     let (r, md) = common::run_study(&format!(
         r#"
@@ -397,7 +397,23 @@ steps = ["l.i0", "l.x"]
         .find(|c| c["step"] == "l.x")
         .unwrap_or_else(|| panic!("no l.x count: {md}"));
     assert_eq!(lx["ok"], true, "{lx}");
-    assert_ne!(lx["unstable"], true, "{lx}");
+    // The attempts' spread: on an idle 2-core VM (2026-12-07) three attempts gave 40,930,
+    // 39,851 and 40,148 per row (2.7% apart, the closest 0.74%), so the index build's split of
+    // work between its threads moves its count by a few percent and `unstable` may be set. The
+    // connection's thread alone would count a fraction of the work, or wildly apart.
+    let est: Vec<f64> = lx["estimates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let (lo, hi) = est
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(l, h), x| (l.min(*x), h.max(*x)));
+    assert!(
+        (hi - lo) / lo <= 0.05,
+        "attempts apart by more than 5%: {lx}"
+    );
     let windows = lx["windows"].as_array().unwrap();
     let per_row: Vec<f64> = windows
         .iter()
