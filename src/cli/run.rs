@@ -77,13 +77,55 @@ pub struct RunArgs {
     export: super::report::ExportArgs,
 }
 
+/// The interrupted study in `dir`, with more rounds when `--rounds` asks for them: a resumed
+/// study keeps what it was started with, so any other change to it is refused, not ignored.
+fn resumed(a: &RunArgs, dir: &std::path::Path) -> Result<(crate::study::file::Study, String)> {
+    let given = [
+        ("--time", a.time.is_some()),
+        ("--warmup", a.warmup.is_some()),
+        ("--threads", a.threads.is_some()),
+        ("--max-threads", a.max_threads.is_some()),
+        ("--variants", a.variants.is_some()),
+        ("--workloads", a.workloads.is_some()),
+        ("--cost", a.cost),
+        ("--full", a.full),
+        ("--profile", a.profile),
+        ("--basedir", !a.basedir.is_empty()),
+    ];
+    if let Some((flag, _)) = given.iter().find(|(_, on)| *on) {
+        return Err(usage(format!(
+            "{flag} with --resume: a resumed study keeps the cells it was started with; only --rounds (to add rounds), --locate and --plan go with --resume"
+        )));
+    }
+    let r = crate::results::StudyResults::load(dir)?;
+    let (mut study, origin) = (r.study, r.origin);
+    if let Some(n) = a.rounds {
+        if r.sharding.shard.is_some() {
+            return Err(usage(format!(
+                "--rounds {n} with --resume: {} is one shard of a study, whose rounds its shards share; run more rounds as a new study",
+                dir.display()
+            )));
+        }
+        if n < study.rounds {
+            return Err(usage(format!(
+                "--rounds {n} with --resume: {} already has {} rounds; --rounds can only add rounds (give {} or more)",
+                dir.display(),
+                study.rounds,
+                study.rounds
+            )));
+        }
+        study.rounds = n;
+    }
+    Ok((study, origin))
+}
+
 pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()> {
     let exports = a.export.exports();
     exports.check()?;
     // With --plan: the study as its file defines it (what its measured time is for).
     let (study, origin, out_dir, resume, as_defined) = match &a.resume {
         Some(dir) => {
-            let (study, origin) = load::resumed(dir)?;
+            let (study, origin) = resumed(&a, dir)?;
             let defined = a.plan.then(|| study.clone());
             (study, origin, dir.clone(), true, defined)
         }

@@ -332,7 +332,7 @@ fn pair_step(
                 ""
             };
             format!(
-                ", and about {n} rounds would resolve a {} change{beyond}; this study ran {rounds}",
+                ", and about {n} rounds would resolve a {} change{beyond}; this study ran {rounds} (`psbench run --resume DIR --rounds N` adds rounds)",
                 pct_threshold(threshold)
             )
         };

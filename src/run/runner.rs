@@ -100,6 +100,17 @@ fn run_in(req: Request) -> Result<StudyResults> {
     res.finished_unix = None;
     // `--locate` on a resumed study asks for it after the fact.
     res.study.locate |= req.study.locate;
+    // `--resume --rounds N` adds rounds (the command line refused fewer): the document says so.
+    if req.study.rounds > res.study.rounds {
+        let note = format!(
+            "rounds raised from {} to {} when resumed",
+            res.study.rounds, req.study.rounds
+        );
+        eprintln!("note: {note}");
+        res.notes.push(note);
+        res.study.rounds = req.study.rounds;
+        res.sharding.definition_sha256 = definition_sha256(&res.study)?;
+    }
     if req.study.mode == crate::results::study::Mode::Both {
         for v in &req.study.variants {
             if let Some(why) = crate::engines::from_source::uncountable(v) {

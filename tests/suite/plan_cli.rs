@@ -155,4 +155,17 @@ fn a_plan_of_an_interrupted_study_says_what_is_left() {
             .contains("for the share this run does"),
         "{out}"
     );
+    // More rounds: the plan counts them; any other change to a resumed study is refused.
+    let o = plan(dir, &["--resume", "out", "--rounds", "5"]);
+    assert_eq!(o.status.code(), Some(0), "{}", common::text(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("\nleft to do: 24 of 40 throughput cell(s) and 0 of 4 count(s)\n"),
+        "{out}"
+    );
+    let o = plan(dir, &["--resume", "out", "--time", "5"]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--time with --resume: "), "{err}");
 }

@@ -339,6 +339,35 @@ fn sigint_keeps_finished_cells_and_resume_completes() {
     let r = results(&out);
     assert_eq!(r["cells"].as_array().unwrap().len(), 6);
     assert!(r["finished_unix"].as_u64().is_some());
+
+    // A finished study takes more rounds: only the new round runs, and the document says so.
+    let more = |n: &str| {
+        psbench(&home)
+            .args(["run", "--resume"])
+            .arg(&out)
+            .args(["--rounds", n])
+            .output()
+            .unwrap()
+    };
+    let fewer = more("2");
+    assert_eq!(fewer.status.code(), Some(2), "{}", text(&fewer));
+    assert!(
+        text(&fewer).contains("already has 3 rounds; --rounds can only add rounds"),
+        "{}",
+        text(&fewer)
+    );
+    let o = more("4");
+    assert!(o.status.success(), "{}", text(&o));
+    let r = results(&out);
+    assert_eq!(r["study"]["rounds"], 4);
+    let cells = r["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 8);
+    assert_eq!(cells.iter().filter(|c| c["round"] == 3).count(), 2);
+    assert!(
+        r["notes"].to_string().contains("rounds raised from 3 to 4"),
+        "{}",
+        r["notes"]
+    );
 }
 
 #[test]
