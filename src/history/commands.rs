@@ -29,7 +29,7 @@ pub fn import(history: &Path, dirs: &[&Path]) -> Result<String> {
 
 /// One series written for Apache Otava into `dir` (history::otava); what to run.
 pub fn otava(history: &Path, series: i64, dir: &Path) -> Result<String> {
-    let h = History::open(history)?;
+    let h = History::existing(history)?;
     let Some(s) = h.one(series)? else {
         return Err(usage(format!(
             "the history {} has no series {series} (`psbench history` lists them)",
@@ -48,7 +48,7 @@ pub fn otava(history: &Path, series: i64, dir: &Path) -> Result<String> {
 
 /// The series list, one series, or one series as CSV.
 pub fn show(history: &Path, series: Option<i64>, csv: bool, o: &Options) -> Result<String> {
-    let h = History::open(history)?;
+    let h = History::existing(history)?;
     let Some(id) = series else {
         if csv {
             return Err(usage("--csv exports one series: give its number"));
@@ -77,7 +77,7 @@ pub fn show(history: &Path, series: Option<i64>, csv: bool, o: &Options) -> Resu
 /// With `replay`, each earlier point is also checked against the points before it, as a gate
 /// run after each point would have; only the newest decides the regressions counted.
 pub fn check(history: &Path, o: &Options, replay: bool) -> Result<(String, usize)> {
-    let h = History::open(history)?;
+    let h = History::existing(history)?;
     let (mut out, mut checked, mut regressions, mut improvements) = (String::new(), 0, 0, 0);
     let mut every = h.all_points()?;
     for s in h.series()? {
@@ -128,7 +128,7 @@ pub fn check(history: &Path, o: &Options, replay: bool) -> Result<(String, usize
 
 /// Accept point `point` of series `series` as the new level.
 pub fn accept(history: &Path, series: i64, point: i64, who: &str, why: &str) -> Result<String> {
-    let mut h = History::open(history)?;
+    let mut h = History::existing(history)?;
     if !h.accept(series, point, who, why)? {
         return Err(usage(format!(
             "series {series} has no point {point} (`psbench history {series}` lists its points)"

@@ -235,7 +235,7 @@ picks.forEach(([, s]) => s.addEventListener('change', apply));
 </script>"#;
 
 pub fn render(path: &Path, o: &Options) -> Result<String> {
-    let h = History::open(path)?;
+    let h = History::existing(path)?;
     let series = h.series()?;
     let mut every = h.all_points()?;
     // (engine, step, metric) → its series, each with its points, changes and verdict.

@@ -92,7 +92,19 @@ pub struct Added {
 }
 
 impl History {
-    /// Open (creating when missing) the history at `path`.
+    /// Open the history at `path` to read it: a missing file is a mistyped path, not an empty
+    /// history, so that `history check` cannot pass on a history it never read.
+    pub fn existing(path: &Path) -> Result<History> {
+        if !path.is_file() {
+            return Err(usage(format!(
+                "{}: no results history there (a finished study or `psbench history import` makes one; --history names another)",
+                path.display()
+            )));
+        }
+        Self::open(path)
+    }
+
+    /// Open (creating when missing) the history at `path`: for what adds to it.
     pub fn open(path: &Path) -> Result<History> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;

@@ -223,6 +223,31 @@ fn a_file_that_is_not_this_history_is_refused_in_one_line_and_left_as_it_was() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert_eq!(String::from_utf8_lossy(&o.stderr).trim().lines().count(), 1);
     assert!(!home.path().join("history.sqlite").exists());
+
+    // The gate's check on a mistyped path fails, rather than passing on a history it made
+    // empty; the readers make nothing.
+    let typo = home.path().join("nodir").join("h.sqlite");
+    for args in [
+        &["history", "check"][..],
+        &["history"],
+        &["history", "--html", "p.html"],
+    ] {
+        let o = psbench(home.path())
+            .arg("--history")
+            .arg(&typo)
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("h.sqlite: no results history there"), "{err}");
+        assert!(
+            !typo.parent().unwrap().exists(),
+            "{args:?} made {}",
+            typo.display()
+        );
+    }
 }
 
 #[test]

@@ -188,6 +188,9 @@ fn make_placeholders(cwd: &Path) {
         );
         assert!(o.status.success(), "shard {k}: {}", common::text(&o));
     }
+    // A history to check: a finished study makes one (shards do not).
+    let o = shell(cwd, "psbench history import before");
+    assert!(o.status.success(), "history import: {}", common::text(&o));
 }
 
 #[test]
