@@ -56,7 +56,12 @@ pub fn outcome(e: clap::Error) -> Outcome {
                     .unwrap_or_default(),
             };
             if value.is_empty() {
-                format!("`{arg}` needs a value")
+                match typed_list(&arg) {
+                    Some(list) => format!(
+                        "invalid value `{list}` for `{arg}`: an empty item in the list (separate the items by single commas)"
+                    ),
+                    None => format!("`{arg}` needs a value"),
+                }
             } else {
                 format!("invalid value `{value}` for `{arg}`{why}")
             }
@@ -74,6 +79,21 @@ pub fn outcome(e: clap::Error) -> Outcome {
         _ => first_line(&e),
     };
     Outcome::OneLine(plain(&line))
+}
+
+/// What was typed for `arg` ("--threads <THREADS>") when it is a list with commas: an empty
+/// value of it is an empty item ("1,,4", "1,"), not a missing value.
+fn typed_list(arg: &str) -> Option<String> {
+    let flag = arg.split_whitespace().next()?;
+    let args: Vec<String> = std::env::args().collect();
+    let typed = args.iter().enumerate().find_map(|(i, a)| {
+        match a.strip_prefix(flag)?.strip_prefix('=') {
+            Some(v) => Some(v.to_string()),
+            None if a == flag => args.get(i + 1).cloned(),
+            None => None,
+        }
+    })?;
+    typed.contains(',').then_some(typed)
 }
 
 fn text(v: &ContextValue) -> String {

@@ -16,10 +16,10 @@ pub struct RunArgs {
     /// A study file (TOML) or a built-in study name (see `psbench studies`) [default: pfs-overhead]
     study: Option<String>,
     /// Measured seconds per cell
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     time: Option<f64>,
     /// Warm-up seconds before each cell
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     warmup: Option<f64>,
     /// Rounds (each runs every variant once, in an order balanced over rounds)
     #[arg(long)]

@@ -132,6 +132,14 @@ impl Overrides {
                 }
             }
             s.variants.retain(|v| names.contains(&v.name));
+            if let [only] = &s.variants[..] {
+                let base = s.base.clone().unwrap_or_else(|| only.name.clone());
+                return Err(usage(format!(
+                    "--variants {}: nothing to compare: one variant is its own base (give it with another, e.g. --variants {base},{})",
+                    names.join(","),
+                    if base == only.name { "OTHER" } else { &only.name },
+                )));
+            }
             if let Some(b) = &s.base {
                 if !names.contains(b) {
                     s.base = None;

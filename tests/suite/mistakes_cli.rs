@@ -108,6 +108,22 @@ fn a_mistyped_study_variant_or_workload_step_names_the_nearest() {
          `ps_off`? (it has: ps_off, default, all_enabled, all_disabled, mdl_only, memory_only, \
          stages_statements, stages_only, statements_only, waits_only, global_only, userstat)"
     );
+    // A negative number is a value, not an option; an empty item of a list is said as typed.
+    assert_eq!(
+        one_line(&["run", "--time", "-1"]),
+        "psbench: error: --time must be more than 0 seconds (got -1)"
+    );
+    assert_eq!(
+        one_line(&["run", "--threads", "1,,4"]),
+        "psbench: error: invalid value `1,,4` for `--threads <THREADS>`: an empty item in the \
+         list (separate the items by single commas)"
+    );
+    // Only one variant left: nothing to compare it with.
+    assert_eq!(
+        one_line(&["run", "--variants", "default"]),
+        "psbench: error: --variants default: nothing to compare: one variant is its own base \
+         (give it with another, e.g. --variants ps_off,default)"
+    );
     assert_eq!(
         one_line(&["run", "--workloads", "point_selct"]),
         "psbench: error: --workloads: no workload step 'point_selct' in study pfs-overhead; did \
