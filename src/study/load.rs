@@ -4,7 +4,6 @@
 use super::builtin;
 use super::file::{parse, Study};
 use crate::error::usage;
-use crate::results::StudyResults;
 use anyhow::Result;
 use std::fmt::Write;
 use std::path::Path;
@@ -22,12 +21,6 @@ pub fn named(name: Option<&str>) -> Result<(Study, String)> {
     } else {
         Ok((builtin::builtin(name)?, format!("built-in:{name}")))
     }
-}
-
-/// The study an interrupted results directory was running, as it ran.
-pub fn resumed(dir: &Path) -> Result<(Study, String)> {
-    let r = StudyResults::load(dir)?;
-    Ok((r.study, r.origin))
 }
 
 /// The built-in studies and the performance_schema scenarios, one per line.
