@@ -126,11 +126,13 @@ pub fn main() -> i32 {
             // A job cancelled while a child ran: the signal's own exit, with its resume hint,
             // is the answer, not the child's failure. Other commands fail at once (history
             // check's exit 1 on a regression must not wait for a signal that never comes).
+            // Whatever the error's kind, one raised once the signal came is the stop's.
             let code = error::exit_code(&e);
-            if code == error::EXIT_FAILED
-                && starts_processes
-                && crate::server::registry::failure_was_a_stop(Duration::from_secs(1))
-            {
+            let stopped = starts_processes
+                && (crate::server::registry::stopping()
+                    || (code == error::EXIT_FAILED
+                        && crate::server::registry::failure_was_a_stop(Duration::from_secs(1))));
+            if stopped {
                 crate::server::registry::wait_for_the_stop();
             }
             for line in error::lines(&e) {

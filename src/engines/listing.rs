@@ -15,14 +15,14 @@ pub fn scenarios() -> Result<String> {
         "\nperformance_schema scenarios (variant scenario = \"NAME\"), by the same instrument and consumer names on {}:",
         flavours.join(", ")
     );
-    for n in scenarios::NAMES {
+    for n in scenarios::ALL.iter() {
         let sc = scenarios::scenario(n)?;
         let only = if sc.mariadb_only {
             " (MariaDB only)"
         } else {
             ""
         };
-        let _ = writeln!(s, "  {:<18} {}{only}", n, sc.description);
+        let _ = writeln!(s, "  {:<30} {}{only}", n, sc.description);
     }
     let _ = writeln!(
         s,

@@ -15,6 +15,6 @@ pub mod wakeup;
 
 pub use crate::connection::AdminConn;
 pub use machine::MachineSample;
-pub use pfs::PfsState;
+pub use pfs::{InstrumentClass, PfsState};
 pub use process::ProcSample;
 pub use status::StatusSnapshot;

@@ -2,7 +2,7 @@
 //! instruments and consumers are enabled (to verify that a variant took effect).
 
 use crate::connection::AdminConn;
-pub use crate::results::provenance::PfsState;
+pub use crate::results::provenance::{InstrumentClass, PfsState};
 use anyhow::{Context, Result};
 use mysql::prelude::Queryable;
 
@@ -48,7 +48,26 @@ impl PfsState {
             .find(|(_, name, _)| name == "performance_schema.memory")
             .and_then(|(_, _, v)| v.parse().ok())
             .unwrap_or(0);
+        // A wait's class is its first three parts (wait/synch/mutex), any other's its first.
+        let classes: Vec<(String, u64, Option<u64>, Option<u64>)> = conn
+            .query(
+                "SELECT IF(NAME LIKE 'wait/%', SUBSTRING_INDEX(NAME, '/', 3), \
+                 SUBSTRING_INDEX(NAME, '/', 1)) AS class, COUNT(*), \
+                 CAST(SUM(ENABLED='YES') AS UNSIGNED), CAST(SUM(TIMED='YES') AS UNSIGNED) \
+                 FROM performance_schema.setup_instruments GROUP BY class ORDER BY class",
+            )
+            .context("counting performance_schema instruments per class")?;
+        let classes = classes
+            .into_iter()
+            .map(|(class, instruments, en, timed)| InstrumentClass {
+                class,
+                instruments,
+                enabled: en.unwrap_or(0),
+                timed: timed.unwrap_or(0),
+            })
+            .collect();
         Ok(PfsState {
+            classes,
             enabled: true,
             instruments,
             instruments_enabled: en.unwrap_or(0),

@@ -354,8 +354,57 @@ pub fn differing_variables(s: &Subject) -> Table {
     }
 }
 
+/// performance_schema's `setup_instruments` per class as each server read it back: a row per
+/// class, a column per server with performance_schema on.
+pub fn instrument_classes(s: &Subject) -> Table {
+    let res = &s.results;
+    let vs: Vec<(String, &[crate::results::InstrumentClass])> = servers_in_order(s)
+        .into_iter()
+        .filter_map(|v| {
+            let pfs = res.variants[&v].pfs.as_ref()?;
+            (pfs.enabled && !pfs.classes.is_empty()).then_some((v, pfs.classes.as_slice()))
+        })
+        .collect();
+    let names: BTreeSet<&str> = vs
+        .iter()
+        .flat_map(|(_, cs)| cs.iter().map(|c| c.class.as_str()))
+        .collect();
+    let rows = names
+        .into_iter()
+        .map(|name| {
+            let mut row = vec![text(name)];
+            row.extend(
+                vs.iter()
+                    .map(|(_, cs)| match cs.iter().find(|c| c.class == name) {
+                        Some(c) => {
+                            text(format!("{} / {} of {}", c.enabled, c.timed, c.instruments))
+                        }
+                        None => Value::Missing("—".into()),
+                    }),
+            );
+            row
+        })
+        .collect();
+    let mut columns = vec![label("class")];
+    columns.extend(vs.iter().map(|(v, _)| label(v)));
+    Table {
+        id: "instrument-classes".into(),
+        title: "performance_schema instruments per class".into(),
+        note: "setup_instruments read back after each start (and after a scenario's own SQL): instruments enabled / timed of the class's total. A wait's class is its first three parts.".into(),
+        columns,
+        rows,
+        legend: Vec::new(),
+        when_empty: "No server read performance_schema's instruments per class.".into(),
+    }
+}
+
 pub fn all(s: &Subject) -> Vec<Table> {
-    vec![sources(s), servers(s), differing_variables(s)]
+    let mut out = vec![sources(s), servers(s), differing_variables(s)];
+    let classes = instrument_classes(s);
+    if !classes.rows.is_empty() {
+        out.push(classes);
+    }
+    out
 }
 
 /// How long a cell runs: cells of transactions (sysbench's, pgbench's, scripts) for the

@@ -34,5 +34,7 @@ pub use document::{
 };
 pub use host_probe::{HostProbe, Placement, Wakeup};
 pub use io::write_atomically;
-pub use provenance::{ConfigFileRecord, Host, PfsState, ServerOption, VariantProvenance};
+pub use provenance::{
+    ConfigFileRecord, Host, InstrumentClass, PfsState, ServerOption, VariantProvenance,
+};
 pub use shard::{MergedPart, RoundRecord, ShardInfo, Sharding};

@@ -75,4 +75,16 @@ pub struct PfsState {
     /// The server has no performance_schema at all (built without it), checked on it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub compiled_out: bool,
+    /// `setup_instruments` per class (`wait/synch/mutex`, `stage`, …), as read back.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<InstrumentClass>,
+}
+
+/// One class of instruments: how many there are, how many enabled and how many timed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstrumentClass {
+    pub class: String,
+    pub instruments: u64,
+    pub enabled: u64,
+    pub timed: u64,
 }

@@ -43,6 +43,28 @@ impl Binaries {
         cmd
     }
 
+    /// What the server prints for `--version` (stdout and stderr). Killed before it printed
+    /// (a job cancelled as it ran) is the environment's failure, never a wrong binary.
+    pub fn version_text(&self) -> anyhow::Result<String> {
+        use anyhow::Context;
+        use std::os::unix::process::ExitStatusExt;
+        let out = self
+            .command(&self.server)
+            .arg("--version")
+            .output()
+            .with_context(|| format!("running {} --version", self.server.display()))?;
+        if let Some(sig) = out.status.signal() {
+            anyhow::bail!(
+                "{} --version was killed by signal {sig} before it printed a version",
+                self.server.display()
+            );
+        }
+        Ok(
+            String::from_utf8_lossy(&out.stdout).to_string()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    }
+
     /// The version's leading number, `10.11.19` of `10.11.19-MariaDB-0+deb12u1`.
     pub fn version_number(&self) -> String {
         self.version

@@ -44,6 +44,7 @@ mod probes;
 mod profile;
 mod published_figures;
 mod published_reproduced;
+mod published_scenarios;
 mod readme_examples;
 mod replay_mariadb;
 mod replay_postgres;

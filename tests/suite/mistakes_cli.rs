@@ -157,7 +157,10 @@ fn every_mistake_of_a_study_file_is_a_line_with_its_line_number() {
     let lines: Vec<&str> = err.lines().collect();
     let scenarios = "ps_off, default, all_disabled, consumers_off, all_enabled, mdl_only, \
                      memory_only, stages_statements, stages_only, statements_only, waits_only, \
-                     global_only, default_nodigest, userstat";
+                     global_only, default_nodigest, userstat, sql_all_disabled, sql_all_enabled, \
+                     sql_mdl_only, sql_memory_only, sql_stages_statements, sql_stages_only, \
+                     sql_statements_only, sql_waits_only, every_instrument_all_consumers, \
+                     every_instrument_global_only, every_instrument_no_consumer";
     let workload = "psbench: error: s.toml, line 12: unknown workload 'oltp_point_selct'; did \
                     you mean `oltp_point_select`? (known: oltp_point_select, ";
     assert_eq!(lines.len(), 6, "{err}");

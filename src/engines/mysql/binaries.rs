@@ -95,13 +95,7 @@ fn finish(
         lib_dirs,
         plugin_dir,
     };
-    let out = b
-        .command(&b.server)
-        .arg("--version")
-        .output()
-        .with_context(|| format!("running {} --version", b.server.display()))?;
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let text = b.version_text()?;
     let (flavour, version) = parse_version(&text).ok_or_else(|| {
         usage(format!(
             "{} --version did not print a MySQL-family version (got: {})",
@@ -162,5 +156,31 @@ mod tests {
         let e = from_tree(d.path()).unwrap_err();
         assert!(crate::error::is_usage(&e));
         assert!(e.to_string().contains("not a server tree"));
+    }
+
+    /// A server killed while it printed its version (a job cancelled) is the environment's
+    /// failure, exit 1, so the run waits for its own signal; one printing junk is a mistake.
+    #[test]
+    fn a_version_cut_by_a_signal_is_not_a_usage_error() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir(d.path().join("bin")).unwrap();
+        let server = d.path().join("bin/mysqld");
+        let write = |body: &str| {
+            std::fs::write(&server, format!("#!/bin/sh\n{body}\n")).unwrap();
+            std::fs::set_permissions(&server, std::fs::Permissions::from_mode(0o755)).unwrap();
+        };
+        write("kill -TERM $$");
+        let e = from_tree(d.path()).unwrap_err();
+        assert!(!crate::error::is_usage(&e), "{e:#}");
+        assert!(e.to_string().contains("killed by signal 15"), "{e:#}");
+        write("echo hello");
+        let e = from_tree(d.path()).unwrap_err();
+        assert!(crate::error::is_usage(&e), "{e:#}");
+        assert!(
+            e.to_string()
+                .contains("did not print a MySQL-family version"),
+            "{e:#}"
+        );
     }
 }

@@ -16,6 +16,7 @@ pub mod errorlog;
 pub mod launch;
 pub mod options;
 pub mod presets;
+pub mod published_scenarios;
 pub mod recipe;
 pub mod scenarios;
 
@@ -76,7 +77,7 @@ impl Engine for MySqlFamily {
     }
 
     fn scenario_names(&self) -> &'static [&'static str] {
-        scenarios::NAMES
+        &scenarios::ALL
     }
 
     fn scenario_options(&self, name: &str) -> Result<Vec<ServerOption>> {
@@ -126,6 +127,11 @@ impl Engine for MySqlFamily {
         _database: &str,
     ) -> Result<Option<PfsState>> {
         let mut admin = sb.admin_endpoint().connect()?;
+        let scenario = v.scenario.as_deref().map(scenarios::scenario).transpose()?;
+        if let Some(sc) = &scenario {
+            sc.apply_sql(&mut admin)
+                .with_context(|| format!("variant '{}'", v.name))?;
+        }
         for stmt in &v.sql {
             admin
                 .query_drop(stmt)
@@ -154,8 +160,8 @@ impl Engine for MySqlFamily {
             );
         }
         let on = PfsFlavour::of(bin.flavour, &bin.version);
-        let pfs = match &v.scenario {
-            Some(s) if v.sql.is_empty() => scenarios::scenario(s)?
+        let pfs = match &scenario {
+            Some(sc) if v.sql.is_empty() => sc
                 .verify(&mut admin, on)
                 .with_context(|| format!("variant '{}'", v.name))?,
             _ => PfsState::read(&mut admin)?,

@@ -117,6 +117,10 @@ pub struct Scenario {
     pub extra: Vec<String>,
     /// Only MariaDB has it (userstat).
     pub mariadb_only: bool,
+    /// Statements run as written in performance_schema once the server is up (a published
+    /// study's own SQL); the instruments and consumers above are then what they must leave.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sql: Vec<String>,
 }
 
 /// Every scenario name, in the order of the published tables.
@@ -137,6 +141,15 @@ pub const NAMES: &[&str] = &[
     "userstat",
 ];
 
+/// The catalogue's names, then those of the published studies' own settings.
+pub static ALL: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    NAMES
+        .iter()
+        .chain(super::published_scenarios::NAMES)
+        .copied()
+        .collect()
+});
+
 fn s(v: &[&str]) -> Vec<String> {
     v.iter().map(|x| x.to_string()).collect()
 }
@@ -154,6 +167,7 @@ pub fn scenario(name: &str) -> Result<Scenario> {
                 consumers_on: cons.map(s),
                 extra: s(extra),
                 mariadb_only: false,
+                sql: Vec::new(),
             }
         };
     let with = |more: &[&'static str]| -> Vec<&'static str> {
@@ -259,13 +273,25 @@ pub fn scenario(name: &str) -> Result<Scenario> {
                 &["userstat=ON"],
             )
         },
-        other => {
-            return Err(usage(format!(
-                "unknown scenario '{other}'{} (known: {})",
-                crate::error::suggestion(other, NAMES.iter().copied()),
-                NAMES.join(", ")
-            )))
-        }
+        other => match super::published_scenarios::setting(other) {
+            Some(p) => Scenario {
+                name: name.to_string(),
+                description: p.description,
+                pfs: true,
+                instruments_on: Some(p.instruments_on),
+                consumers_on: Some(p.consumers_on),
+                extra: Vec::new(),
+                mariadb_only: false,
+                sql: p.sql,
+            },
+            None => {
+                return Err(usage(format!(
+                    "unknown scenario '{other}'{} (known: {})",
+                    crate::error::suggestion(other, ALL.iter().copied()),
+                    ALL.join(", ")
+                )))
+            }
+        },
     })
 }
 
@@ -274,10 +300,10 @@ fn classes_of(pattern: &str) -> &'static [&'static str] {
     const WAITS: &[&str] = &["MUTEX", "RWLOCK", "COND", "FILE", "SOCKET", "TABLE", "IDLE"];
     match pattern {
         p if p.starts_with("wait/lock/metadata") => &["METADATA"],
-        p if p.starts_with("wait/") => WAITS,
-        p if p.starts_with("memory/") => &["MEMORY"],
-        p if p.starts_with("stage/") => &["STAGE"],
-        p if p.starts_with("statement/") => &["STATEMENT"],
+        p if p.starts_with("wait") => WAITS,
+        p if p.starts_with("memory") => &["MEMORY"],
+        p if p.starts_with("stage") => &["STAGE"],
+        p if p.starts_with("statement") => &["STATEMENT"],
         p if p.starts_with("transaction") => &["TRANSACTION"],
         _ => &[],
     }
@@ -298,6 +324,10 @@ impl Scenario {
             "performance_schema",
             if self.pfs { "ON" } else { "OFF" },
         )];
+        // A published study's SQL sets it all after the start, over the server's defaults.
+        if !self.sql.is_empty() {
+            return v;
+        }
         if let Some(inst) = &self.instruments_on {
             if inst.iter().any(|p| p == "%") {
                 v.push(ServerOption::new("performance_schema_instrument", "%=ON"));
@@ -324,6 +354,20 @@ impl Scenario {
             v.push(ServerOption::parse(e).expect("built-in scenario options parse"));
         }
         v
+    }
+
+    /// A published study's statements, as it ran them: unqualified, in performance_schema.
+    pub fn apply_sql(&self, conn: &mut mysql::Conn) -> Result<()> {
+        if self.sql.is_empty() {
+            return Ok(());
+        }
+        conn.query_drop("USE performance_schema")
+            .context("selecting performance_schema")?;
+        for stmt in &self.sql {
+            conn.query_drop(stmt)
+                .with_context(|| format!("scenario '{}': running `{stmt}`", self.name))?;
+        }
+        Ok(())
     }
 
     /// The instrument classes this scenario measures by name (`stage/%`: STAGE). A scenario of
@@ -523,5 +567,34 @@ mod tests {
         let mysql = nodigest.expected_consumers(PfsFlavour::MySql80).unwrap();
         assert!(!mysql.contains(&"statements_digest".to_string()) && mysql.len() == 6);
         assert_eq!(PfsFlavour::MySql57.default_consumers().len(), 5);
+    }
+
+    #[test]
+    fn the_published_settings_are_as_their_studies_wrote_them() {
+        for n in super::super::published_scenarios::NAMES {
+            let sc = scenario(n).unwrap();
+            assert!(sc.sql.iter().all(|q| !q.contains("timed")), "{n}");
+            // Applied as SQL, nothing of it goes to the startup options.
+            if !sc.sql.is_empty() {
+                assert_eq!(sc.options().len(), 1, "{n}: {:?}", sc.options());
+            }
+        }
+        let cons = |n: &str| scenario(n).unwrap().expected_consumers(PfsFlavour::MySql80);
+        let digest = "statements_digest".to_string();
+        assert!(!cons("sql_statements_only").unwrap().contains(&digest));
+        assert!(cons("statements_only").unwrap().contains(&digest));
+        assert_eq!(needs_of("sql_stages_statements"), ["STAGE", "STATEMENT"]);
+        // The overhead study's three settings: one instrument set, 15, 1 and 0 consumers.
+        let every = ["all_consumers", "global_only", "no_consumer"]
+            .map(|c| scenario(&format!("every_instrument_{c}")).unwrap());
+        assert!(every
+            .iter()
+            .all(|s| s.instruments_on == every[0].instruments_on));
+        let on = every.map(|s| s.expected_consumers(PfsFlavour::MySql57).unwrap().len());
+        assert_eq!(on, [15, 1, 0]);
+    }
+
+    fn needs_of(n: &str) -> Vec<&'static str> {
+        scenario(n).unwrap().classes_needed()
     }
 }

@@ -33,12 +33,7 @@ pub fn from_tree(dir: &Path) -> Result<Binaries> {
         lib_dirs: lib_dirs(&dir),
         plugin_dir: None,
     };
-    let out = b
-        .command(&b.server)
-        .arg("--version")
-        .output()
-        .with_context(|| format!("running {} --version", b.server.display()))?;
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let text = b.version_text()?;
     b.version = parse_version(&text).ok_or_else(|| {
         usage(format!(
             "{} --version did not print a PostgreSQL version (got: {})",

@@ -146,7 +146,13 @@ pub fn tiny_study(
     if let Some(toml::Value::Array(published)) = study.get("published").cloned() {
         let kept_by = |p: &toml::Value| {
             let names = p.get("variants").and_then(|v| v.as_array());
-            let named = names.into_iter().flatten().chain(p.get("base"));
+            let ranked = p.get("ranking").and_then(|r| r.as_array());
+            let ranked = ranked.into_iter().flatten().filter_map(|g| g.as_array());
+            let named = names
+                .into_iter()
+                .flatten()
+                .chain(ranked.flatten())
+                .chain(p.get("base"));
             named
                 .filter_map(|v| v.as_str())
                 .all(|v| keep_variants.contains(&v))
