@@ -51,7 +51,7 @@ impl Overrides {
                 full_size(s, &f);
             }
         } else {
-            without_full_only(s);
+            without_full_only(s, self.variants.as_deref().unwrap_or_default());
         }
         if self.cost_only {
             s.mode = Mode::Cost;
@@ -212,18 +212,19 @@ pub fn few_rounds(s: &Study, from_option: bool) -> Option<String> {
 }
 
 /// Without `--full`, the variants marked `full_only` are left out, and with them the pairs
-/// and throughput selections that name them.
-fn without_full_only(s: &mut Study) {
+/// and throughput selections that name them; those `--variants` names are kept, at the
+/// study's own size.
+fn without_full_only(s: &mut Study, named: &[String]) {
     let waiting: Vec<String> = s
         .variants
         .iter()
-        .filter(|v| v.full_only)
+        .filter(|v| v.full_only && !named.contains(&v.name))
         .map(|v| v.name.clone())
         .collect();
     if waiting.is_empty() {
         return;
     }
-    s.variants.retain(|v| !v.full_only);
+    s.variants.retain(|v| !waiting.contains(&v.name));
     s.pairs
         .retain(|[new, base]| !waiting.contains(new) && !waiting.contains(base));
     if let Some(tv) = &mut s.throughput_variants {
@@ -403,7 +404,17 @@ mod tests {
         assert!(names(&full).contains(&"native_ps_off".to_string()));
         assert!(full.throughput_workloads.is_none() && full.cost_workloads.is_none());
         assert_eq!(full.pairs.len(), 3);
+        let mut named = quick2.clone();
         Overrides::default().apply(&mut quick2).unwrap();
         assert_eq!(quick2.pairs.len(), 2);
+        // Named by --variants, a full_only variant runs at the study's own size.
+        Overrides {
+            variants: Some(vec!["rel_ps_off".into(), "native_ps_off".into()]),
+            ..Overrides::default()
+        }
+        .apply(&mut named)
+        .unwrap();
+        assert_eq!(names(&named), ["rel_ps_off", "native_ps_off"]);
+        assert_eq!(named.rounds, quick.rounds);
     }
 }
