@@ -206,6 +206,10 @@ impl Study {
         if self.rounds == 0 {
             p.push((Place::Key("rounds"), "rounds must be at least 1".into()));
         }
+        if self.threads.is_empty() || self.threads.contains(&0) {
+            let what = format!("thread counts must be at least 1 (got {:?})", self.threads);
+            p.push((Place::Key("threads"), what));
+        }
         if !(self.duration.is_finite() && self.duration > 0.0) {
             let what = format!(
                 "duration must be more than 0 seconds (got {})",

@@ -15,11 +15,51 @@ pub fn named(name: Option<&str>) -> Result<(Study, String)> {
     if Path::new(name).is_file() {
         let text =
             std::fs::read_to_string(name).map_err(|e| usage(format!("cannot read {name}: {e}")))?;
+        if let Some(why) = server_config(name, &text) {
+            return Err(usage(why));
+        }
         Ok((parse(&text, name)?, name.to_string()))
     } else if name.ends_with(".toml") {
         Err(usage(format!("study file {name} not found")))
     } else {
         Ok((builtin::builtin(name)?, format!("built-in:{name}")))
+    }
+}
+
+/// A server's own configuration file given where a study is expected: what it is and where it
+/// goes instead. A my.cnf is known by its first group (a study has no `[mysqld]` table), a
+/// postgresql.conf by its name.
+fn server_config(name: &str, text: &str) -> Option<String> {
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with(';'))?;
+    let group = first
+        .strip_prefix('[')
+        .and_then(|g| g.strip_suffix(']'))
+        .map(str::trim);
+    let mysql = |g: &str| {
+        [
+            "mysqld",
+            "mariadb",
+            "mariadbd",
+            "server",
+            "client",
+            "client-server",
+            "galera",
+            "mysql",
+        ]
+        .iter()
+        .any(|k| g == *k || g.starts_with(&format!("{k}-")))
+    };
+    match group {
+        Some(g) if mysql(g) => Some(format!(
+            "{name} is a my.cnf (its first group is [{g}]), not a study file: name it in a MySQL or MariaDB variant as defaults_file = \"{name}\" (docs/study-file.md, \"Your own configuration file\")"
+        )),
+        None if name.ends_with("postgresql.conf") => Some(format!(
+            "{name} is a postgresql.conf, not a study file: name it in a PostgreSQL variant as config_file = \"{name}\" (docs/study-file.md, \"Your own configuration file\")"
+        )),
+        _ => None,
     }
 }
 

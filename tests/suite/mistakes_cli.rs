@@ -234,3 +234,40 @@ fn fewer_than_3_rounds_of_throughput_are_warned_about() {
     let err = mistake(&["run", "--rounds", "3", "--locate"], &[]);
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// The study's own `threads = [0]` is named at its line, not at a workload that inherits it;
+/// a workload's own list is named at the workload.
+#[test]
+fn a_thread_count_of_0_is_named_where_it_is_written() {
+    let study = "name = \"t\"\nbase = \"a\"\nthreads = [0]\n[[variant]]\nname = \"a\"\n\
+                 [[variant]]\nname = \"b\"\nscenario = \"default\"\n[[workload]]\n\
+                 workload = \"oltp_point_select\"\n";
+    assert_eq!(
+        mistake(&["run", "s.toml", "--plan"], &[("s.toml", study)]).trim_end(),
+        "psbench: error: s.toml, line 3: thread counts must be at least 1 (got [0])"
+    );
+    let own = study.replace("threads = [0]\n", "") + "threads = [1, 0]\n";
+    assert_eq!(
+        mistake(&["run", "s.toml", "--plan"], &[("s.toml", &own)]).trim_end(),
+        "psbench: error: s.toml, line 9: workload 'point_select': thread counts must be at least 1 (got [1, 0])"
+    );
+}
+
+/// A my.cnf or a postgresql.conf given as the study: what it is and where it goes.
+#[test]
+fn a_server_configuration_given_as_a_study_says_where_it_belongs() {
+    let cnf = "# tuned\n[mysqld]\ninnodb_buffer_pool_size=1G\n";
+    assert_eq!(
+        mistake(&["run", "my.cnf", "--plan"], &[("my.cnf", cnf)]).trim_end(),
+        "psbench: error: my.cnf is a my.cnf (its first group is [mysqld]), not a study file: \
+         name it in a MySQL or MariaDB variant as defaults_file = \"my.cnf\" (docs/study-file.md, \
+         \"Your own configuration file\")"
+    );
+    let pg = "shared_buffers = 128MB\n";
+    let err = mistake(&["run", "postgresql.conf"], &[("postgresql.conf", pg)]);
+    assert!(
+        err.contains("is a postgresql.conf, not a study file")
+            && err.contains("config_file = \"postgresql.conf\""),
+        "{err}"
+    );
+}
