@@ -27,27 +27,6 @@ impl PfsState {
             Some("1" | "ON") => {}
             Some(_) => return Ok(PfsState::default()),
         }
-        let counts: Option<(u64, Option<u64>, Option<u64>)> = conn
-            .query_first(
-                "SELECT COUNT(*), SUM(ENABLED='YES'), SUM(TIMED='YES') \
-                 FROM performance_schema.setup_instruments",
-            )
-            .context("counting performance_schema instruments")?;
-        let (instruments, en, timed) = counts.unwrap_or_default();
-        let mut consumers_on: Vec<String> = conn
-            .query(
-                "SELECT NAME FROM performance_schema.setup_consumers WHERE ENABLED='YES' ORDER BY NAME",
-            )
-            .context("reading performance_schema consumers")?;
-        consumers_on.sort();
-        let status: Vec<(String, String, String)> = conn
-            .query("SHOW ENGINE PERFORMANCE_SCHEMA STATUS")
-            .context("reading SHOW ENGINE PERFORMANCE_SCHEMA STATUS")?;
-        let memory_bytes = status
-            .iter()
-            .find(|(_, name, _)| name == "performance_schema.memory")
-            .and_then(|(_, _, v)| v.parse().ok())
-            .unwrap_or(0);
         // A wait's class is its first three parts (wait/synch/mutex), any other's its first.
         let classes: Vec<(String, u64, Option<u64>, Option<u64>)> = conn
             .query(
@@ -65,13 +44,31 @@ impl PfsState {
                 enabled: en.unwrap_or(0),
                 timed: timed.unwrap_or(0),
             })
-            .collect();
+            .collect::<Vec<InstrumentClass>>();
+        // The totals are the classes' sums: one query reads both.
+        let sum = |f: fn(&InstrumentClass) -> u64| classes.iter().map(f).sum::<u64>();
+        let (instruments, enabled, timed) =
+            (sum(|c| c.instruments), sum(|c| c.enabled), sum(|c| c.timed));
+        let mut consumers_on: Vec<String> = conn
+            .query(
+                "SELECT NAME FROM performance_schema.setup_consumers WHERE ENABLED='YES' ORDER BY NAME",
+            )
+            .context("reading performance_schema consumers")?;
+        consumers_on.sort();
+        let status: Vec<(String, String, String)> = conn
+            .query("SHOW ENGINE PERFORMANCE_SCHEMA STATUS")
+            .context("reading SHOW ENGINE PERFORMANCE_SCHEMA STATUS")?;
+        let memory_bytes = status
+            .iter()
+            .find(|(_, name, _)| name == "performance_schema.memory")
+            .and_then(|(_, _, v)| v.parse().ok())
+            .unwrap_or(0);
         Ok(PfsState {
             classes,
             enabled: true,
             instruments,
-            instruments_enabled: en.unwrap_or(0),
-            instruments_timed: timed.unwrap_or(0),
+            instruments_enabled: enabled,
+            instruments_timed: timed,
             consumers_on,
             memory_bytes,
             compiled_out: false,

@@ -80,15 +80,14 @@ pub fn setting(name: &str) -> Option<Setting> {
     let with = |more: &[&'static str]| -> Vec<&'static str> {
         gt.iter().copied().chain(more.iter().copied()).collect()
     };
-    let every = |desc: &str, cons: &[&str]| {
-        Setting {
+    let every = |desc: &str, cons: &[&str]| Setting {
         description: format!(
-            "every instrument on, {desc}: one instrument set for the overhead study's three settings"
+            "every instrument on, {desc}: {}",
+            "one instrument set for the overhead study's three settings"
         ),
         instruments_on: strings(&["%"]),
         consumers_on: strings(cons),
         sql: Vec::new(),
-    }
     };
     Some(match name {
         "sql_all_disabled" => from_sql(
