@@ -36,6 +36,19 @@ impl fmt::Display for Mistakes {
 
 impl std::error::Error for Mistakes {}
 
+/// A failure whose verdict the command already printed on standard output (a gate's
+/// regressions): exit 1 with no error line repeating it.
+#[derive(Debug)]
+pub struct AlreadySaid;
+
+impl fmt::Display for AlreadySaid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("failed, as printed above")
+    }
+}
+
+impl std::error::Error for AlreadySaid {}
+
 /// The error for `lines`: none is no error, one is a [`usage`] error, more are [`Mistakes`].
 pub fn mistakes(mut lines: Vec<String>) -> Option<anyhow::Error> {
     match lines.len() {
@@ -116,9 +129,12 @@ pub fn one_line(err: &anyhow::Error) -> String {
     parts.join(": ")
 }
 
-/// The lines to print for an error: one (see [`one_line`]), or one per mistake of a
+/// The lines to print for an error: none for [`AlreadySaid`], one (see [`one_line`]), or one per mistake of a
 /// [`Mistakes`] in its chain, each after the contexts around it.
 pub fn lines(err: &anyhow::Error) -> Vec<String> {
+    if err.chain().any(|e| e.is::<AlreadySaid>()) {
+        return Vec::new();
+    }
     let mut outer: Vec<String> = Vec::new();
     for cause in err.chain() {
         if let Some(m) = cause.downcast_ref::<Mistakes>() {

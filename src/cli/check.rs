@@ -50,12 +50,9 @@ pub fn command(a: CheckArgs) -> Result<()> {
         g.improvements,
         g.unmeasured
     );
+    // The line above is the verdict; exit 1 says it failed without saying it twice.
     if g.regressions > 0 || g.unmeasured > 0 {
-        anyhow::bail!(
-            "{} regression(s), {} not checked (above)",
-            g.regressions,
-            g.unmeasured
-        );
+        return Err(crate::error::AlreadySaid.into());
     }
     Ok(())
 }

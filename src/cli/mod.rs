@@ -32,7 +32,7 @@ use std::time::Duration;
     propagate_version = true
 )]
 pub struct Cli {
-    /// Where psbench keeps sandboxes, datadirs and snapshots [default: $PSBENCH_HOME or ~/.local/share/psbench]
+    /// Where psbench keeps sandboxes, datadirs and snapshots [default: $PSBENCH_HOME, else $XDG_DATA_HOME/psbench, else /var/lib/psbench as root and ~/.local/share/psbench for others]
     #[arg(long, global = true, env = "PSBENCH_HOME", hide_env_values = true)]
     pub home: Option<std::path::PathBuf>,
 

@@ -186,13 +186,10 @@ pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()>
                 )));
             }
             eprintln!(
-                "shard {} of study {}: rounds {:?}",
+                "shard {} of study {}: {}",
                 s.describe(),
                 study.name,
-                s.rounds(study.rounds)
-                    .iter()
-                    .map(|r| r + 1)
-                    .collect::<Vec<_>>()
+                crate::study::plan::shard_rounds_text(&s.rounds(study.rounds), study.rounds)
             );
             Some(s)
         }

@@ -41,7 +41,13 @@ fn header(name: &str, kind: Kind) -> Vec<String> {
 fn fields(v: &Value, kind: Kind) -> Vec<String> {
     let width = header("", kind).len();
     match v {
-        Value::Text(s) => vec![s.clone()],
+        // A summary in a column of changes (the glance's "3 of 9 resolved: …") keeps the
+        // row's columns in place.
+        Value::Text(s) => {
+            let mut f = vec![s.clone()];
+            f.resize(width, String::new());
+            f
+        }
         Value::List { .. } => vec![v.text()],
         Value::Number(x) | Value::Ratio(x) => vec![number(*x)],
         Value::Spread { median, min, max } => vec![number(*median), number(*min), number(*max)],

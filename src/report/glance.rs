@@ -1,62 +1,16 @@
-//! The table at a glance that opens every report: a row per variant against its base, a
-//! column per measure — instructions per unit of each cost step (exact), server CPU per
-//! transaction over every throughput cell, and throughput per step and thread count — each
-//! new / base with the relative tables' verdict mark and colour. Intervals, rounds and flags
-//! stay in the tables below it.
+//! The table at a glance that opens every report: a row per variant against its base and a
+//! column per measure, so that it fits 100 characters: instructions per unit of work (exact;
+//! one step's ratio, or the range over several), server CPU per transaction over every
+//! throughput cell, and throughput as how many of its cells are resolved and their range.
+//! Intervals, rounds, flags and the grid of every cell stay in the tables below it.
 
 use super::cells::{rounds, slots};
 use super::cost_table::{self, CostRow};
-use super::grid::{column, label, Change, Kind, Table, Value, GROUP};
+use super::grid::{column, label, Change, Kind, Table, Value};
 use super::subject::{Pair, Subject};
 use super::tables::{compare_tps, pair_flagged};
 use crate::results::{CellResult, COST_TOLERANCE};
 use crate::stats::{paired, unpaired, Comparison, Verdict};
-
-/// Beyond this many columns of ratios (cost steps, server CPU and a column per (step, threads)
-/// cell), throughput is pooled over steps per thread count, so that the table stays one screen
-/// wide: at 1400 px, pfs-builds' 20 (7 cost steps, 12 cells) hid its last three columns.
-const MAX_COLUMNS: usize = 16;
-
-/// Which throughput cells one column pools: one (step, threads), or every step at a thread
-/// count, or every thread count of a step.
-struct Slot {
-    name: String,
-    cells: Vec<(String, u32)>,
-}
-
-/// The throughput columns beside `others` columns of instructions and server CPU.
-fn throughput_columns(s: &Subject, others: usize) -> Vec<Slot> {
-    let all = slots(&s.results);
-    let mut steps: Vec<&str> = Vec::new();
-    let mut threads: Vec<u32> = Vec::new();
-    for (step, t) in &all {
-        if !steps.contains(&step.as_str()) {
-            steps.push(step);
-        }
-        if !threads.contains(t) {
-            threads.push(*t);
-        }
-    }
-    threads.sort();
-    let one = |(step, t): &(String, u32)| Slot {
-        name: match (steps.len(), threads.len()) {
-            (_, 1) => step.clone(),
-            (1, _) => format!("×{t}"),
-            _ => format!("{step} ×{t}"),
-        },
-        cells: vec![(step.clone(), *t)],
-    };
-    if others + all.len() <= MAX_COLUMNS {
-        return all.iter().map(one).collect();
-    }
-    threads
-        .iter()
-        .map(|t| Slot {
-            name: format!("×{t}, all steps"),
-            cells: all.iter().filter(|(_, u)| u == t).cloned().collect(),
-        })
-        .collect()
-}
 
 /// Per round, the geometric mean of a metric over `cells`, of both variants, taking only the
 /// cells both measured in that round; compared as the relative tables compare one cell.
@@ -147,6 +101,65 @@ fn cost_value(r: &CostRow) -> Value {
     Value::Change(Change::cost(c)).flagged_if(r.ratio_unstable)
 }
 
+/// The resolved values among `values`, as one cell: the one value itself, or for several
+/// "K of N: LOW–HIGH MARKS" (the range of those resolved, with the marks they carry), or
+/// "none of N resolved". Exact counts are always resolved.
+fn summarised(values: Vec<Value>, what: &str) -> Value {
+    let flagged = values.iter().any(|v| matches!(v, Value::Flagged(_)));
+    let changes: Vec<Change> = values
+        .iter()
+        .filter_map(|v| match v {
+            Value::Change(c) => Some(*c),
+            Value::Flagged(b) => match **b {
+                Value::Change(c) => Some(c),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    if values.len() == 1 {
+        return values.into_iter().next().unwrap();
+    }
+    if changes.is_empty() {
+        return Value::Missing("—".into());
+    }
+    let resolved: Vec<&Change> = changes
+        .iter()
+        .filter(|c| c.cmp.verdict != Verdict::NotResolved)
+        .collect();
+    let n = changes.len();
+    let text = if resolved.is_empty() {
+        format!("none of {n} resolved")
+    } else {
+        let lo = resolved
+            .iter()
+            .map(|c| c.cmp.ratio)
+            .fold(f64::INFINITY, f64::min);
+        let hi = resolved
+            .iter()
+            .map(|c| c.cmp.ratio)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let mut marks: Vec<&str> = Vec::new();
+        for c in &resolved {
+            if !marks.contains(&c.mark()) {
+                marks.push(c.mark());
+            }
+        }
+        let range = if (hi - lo).abs() < 5e-4 {
+            format!("{lo:.3}")
+        } else {
+            format!("{lo:.3}–{hi:.3}")
+        };
+        let count = if resolved.len() == n {
+            format!("all {n}")
+        } else {
+            format!("{} of {n}", resolved.len())
+        };
+        format!("{count} {what}: {range} {}", marks.concat())
+    };
+    Value::Text(text).flagged_if(flagged)
+}
+
 pub fn table(s: &Subject) -> Table {
     let res = &s.results;
     let costs = cost_table::rows(s);
@@ -158,27 +171,26 @@ pub fn table(s: &Subject) -> Table {
         })
         .collect();
     let all_cells = slots(res);
-    let throughput = throughput_columns(s, cost_steps.len() + 1);
+    // One column per measure, so that the table fits 100 characters whatever the study's
+    // size; the grid of every step and thread count is in the tables below.
     let mut columns = vec![label("variant / base")];
-    columns.extend(cost_steps.iter().map(|(step, unit)| {
-        column(
-            format!("instructions per {unit}{GROUP}{step}"),
-            Kind::Change,
-        )
-    }));
-    if !all_cells.is_empty() {
+    if !cost_steps.is_empty() {
         columns.push(column(
-            format!("server CPU{GROUP}per transaction"),
+            match cost_steps.as_slice() {
+                [(step, _)] => format!("instructions ({step})"),
+                many => format!("instructions ({} steps)", many.len()),
+            },
             Kind::Change,
         ));
-        columns.extend(
-            throughput
-                .iter()
-                .map(|c| column(format!("throughput{GROUP}{}", c.name), Kind::Change)),
-        );
+    }
+    if !all_cells.is_empty() {
+        columns.push(column("server CPU per txn", Kind::Change));
+        columns.push(column(
+            format!("throughput ({} cells)", all_cells.len()),
+            Kind::Change,
+        ));
     }
     let server_cpu: fn(&CellResult) -> f64 = |c| c.resources.server_cpu_us_per_txn;
-    let tps: fn(&CellResult) -> f64 = |c| c.tps;
     let rows: Vec<Vec<Value>> = s
         .pairs
         .iter()
@@ -190,17 +202,25 @@ pub fn table(s: &Subject) -> Table {
         })
         .map(|p| {
             let mut row = vec![Value::Text(p.label())];
-            for (step, _) in &cost_steps {
-                row.push(
-                    costs
-                        .iter()
-                        .find(|r| {
-                            &r.step == step
-                                && r.variant == p.new
-                                && r.base.as_deref() == Some(p.base.as_str())
-                        })
-                        .map_or(Value::Missing("—".into()), cost_value),
-                );
+            if !cost_steps.is_empty() {
+                let per_step: Vec<Value> = cost_steps
+                    .iter()
+                    .filter_map(|(step, _)| {
+                        costs
+                            .iter()
+                            .find(|r| {
+                                &r.step == step
+                                    && r.variant == p.new
+                                    && r.base.as_deref() == Some(p.base.as_str())
+                            })
+                            .map(cost_value)
+                    })
+                    .filter(|v| !matches!(v, Value::Missing(_)))
+                    .collect();
+                row.push(match per_step.is_empty() {
+                    true => Value::Missing("—".into()),
+                    false => summarised(per_step, "steps"),
+                });
             }
             if !all_cells.is_empty() {
                 let flagged = all_cells.iter().any(|(st, t)| pair_flagged(res, p, st, *t));
@@ -211,31 +231,28 @@ pub fn table(s: &Subject) -> Table {
                             compact(c, true).flagged_if(flagged)
                         }),
                 );
-                for col in &throughput {
-                    let value = match col.cells.as_slice() {
-                        [(st, t)] => compare_tps(s, p, st, *t),
-                        many => pooled(s, p, many, tps),
-                    };
-                    let flagged = col.cells.iter().any(|(st, t)| pair_flagged(res, p, st, *t));
-                    row.push(value.map_or(Value::Missing("—".into()), |c| {
-                        compact(c, false).flagged_if(flagged)
-                    }));
-                }
+                let per_cell: Vec<Value> = all_cells
+                    .iter()
+                    .filter_map(|(st, t)| {
+                        let c = compare_tps(s, p, st, *t)?;
+                        Some(compact(c, false).flagged_if(pair_flagged(res, p, st, *t)))
+                    })
+                    .collect();
+                row.push(match per_cell.is_empty() {
+                    true => Value::Missing("—".into()),
+                    false => summarised(per_cell, "resolved"),
+                });
             }
             row
         })
         .collect();
-    let pooled_note = if throughput.iter().any(|c| c.cells.len() > 1) {
-        " With this many cells, throughput is pooled over the steps at each thread count (per round, the geometric mean over the steps)."
-    } else {
-        ""
-    };
     Table {
         id: "glance".into(),
         title: "At a glance".into(),
         note: format!(
-            "Every ratio is new / base, above 1.0 more of the measure: instructions per unit of work counted under callgrind (▲ more, ▼ fewer beyond {:.1}%), server CPU per transaction over every throughput cell (per round, the geometric mean over the cells), throughput per step and thread count (×N: N threads; ▲ faster, ▼ slower).{pooled_note} ≈ within the threshold, ? not resolved; the intervals, rounds and flags are in the tables below.",
-            COST_TOLERANCE * 100.0
+            "Each ratio is new / base, above 1.0 more of the measure. Instructions per unit of work are exact counts under callgrind, called beyond {:.1}% (their own threshold); server CPU per transaction is pooled over every throughput cell (per round, the geometric mean); throughput is judged cell by cell (each step and thread count) against the study's {} threshold, and the glance says how many cells are resolved and the range of those. Marks: ▲ above 1.0 and called, ▼ below, ≈ resolved within the threshold, ? not resolved, ⚑ some rounds carry validity flags, — not measured. Intervals, rounds, flags and every cell are in the tables below.",
+            COST_TOLERANCE * 100.0,
+            super::grid::pct_threshold(res.study.threshold)
         ),
         legend: Vec::new(),
         columns,

@@ -11,7 +11,38 @@ fn cell(s: &str) -> String {
 }
 
 pub fn table(t: &Table) -> String {
-    let mut s = format!("### {}\n\n{}\n\n", t.title, t.note);
+    table_with_note(t, t.note.clone())
+}
+
+/// The table at a glance fits a terminal of 100 columns: its note wrapped (Markdown joins
+/// the lines of a paragraph again).
+pub fn glance_table(t: &Table) -> String {
+    table_with_note(t, wrapped(&t.note, GLANCE_WIDTH))
+}
+
+/// The width the table at a glance fits in.
+pub const GLANCE_WIDTH: usize = 100;
+
+/// `text` broken at spaces into lines of at most `width` characters (a longer word alone).
+fn wrapped(text: &str, width: usize) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let wide = line.chars().count() + 1 + word.chars().count();
+        if !line.is_empty() && wide > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines.join("\n")
+}
+
+fn table_with_note(t: &Table, note: String) -> String {
+    let mut s = format!("### {}\n\n{note}\n\n", t.title);
     if t.rows.is_empty() {
         let _ = writeln!(s, "{}", t.when_empty);
         return s;
@@ -66,7 +97,7 @@ fn tables_of<'a>(title: String, lead: &str, tables: impl Iterator<Item = &'a Tab
 /// What opens every report: the table at a glance, then the Findings in their three parts (a
 /// line per variant, what stands out, the caveats).
 fn answer(subject: &Subject) -> String {
-    let mut s = format!("\n{}", table(&glance::table(subject)));
+    let mut s = format!("\n{}", glance_table(&glance::table(subject)));
     if let Some(c) = super::published::counts(subject) {
         let _ = writeln!(s, "\nPublished figures: {}.", c.line());
     }
@@ -143,4 +174,18 @@ pub fn headline(subject: &Subject) -> String {
         .chain([tables::validity(subject)])
         .collect::<Vec<_>>();
     tables_of(subject.title(), &answer(subject), shown.iter()) + &notes(subject)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_note_is_wrapped_at_spaces_within_the_width() {
+        assert_eq!(
+            wrapped("aaa bbb ccc dddddddd e", 7),
+            "aaa bbb\nccc\ndddddddd\ne"
+        );
+        assert_eq!(wrapped("one", 100), "one");
+    }
 }

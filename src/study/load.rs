@@ -127,6 +127,12 @@ pub fn published_catalogue() -> Result<String> {
                 let at = crate::results::published::at_threads(&threads.unwrap_or_default());
                 let what = match &p.not_measured {
                     Some(why) => format!("not measured here: {why}"),
+                    // A ranking names its variants in the figure itself.
+                    None if p.variants.is_empty() => format!(
+                        "each against {} on {}{at}",
+                        p.base.as_deref().unwrap_or("the base"),
+                        p.steps.join(", ")
+                    ),
                     None => format!(
                         "{} / {} on {}{at}",
                         p.variants.join(", "),

@@ -67,20 +67,18 @@ impl Plan<'_> {
             }
             (None, Some(sh)) => {
                 let rounds = sh.rounds(study.rounds);
-                let shown: Vec<String> = rounds.iter().map(|r| (r + 1).to_string()).collect();
+                let c = total_cells * rounds.len() as f64 / study.rounds.max(1) as f64;
                 let _ = writeln!(
                     s,
-                    "shard {}: round(s) {} of {}{}",
+                    "shard {}: {}, so {c} of the {total_cells} throughput cell(s){}",
                     sh.describe(),
-                    shown.join(", "),
-                    study.rounds,
+                    shard_rounds_text(&rounds, study.rounds),
                     if sh.runs_cost() {
                         ", and cost mode"
                     } else {
                         ", no cost mode"
                     }
                 );
-                let c = total_cells * rounds.len() as f64 / study.rounds.max(1) as f64;
                 (c, if sh.runs_cost() { total_counts } else { 0.0 })
             }
             (None, None) => return 1.0,
@@ -97,6 +95,20 @@ impl Plan<'_> {
             0.0
         }
     }
+}
+
+/// A shard's rounds as docs/sharding.md numbers them (from 0), with the study's range, so
+/// that `--shard 1/2` reads as the rule "r mod N = K" it follows.
+pub fn shard_rounds_text(rounds: &[u32], of: u32) -> String {
+    let shown: Vec<String> = rounds.iter().map(|r| r.to_string()).collect();
+    let range = match of {
+        0 | 1 => "round 0".to_string(),
+        n => format!("rounds 0–{}", n - 1),
+    };
+    format!(
+        "round(s) {} of the study's {range} (numbered from 0)",
+        shown.join(", ")
+    )
 }
 
 fn render(study: &Study, origin: &str) -> String {

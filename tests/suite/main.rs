@@ -23,6 +23,7 @@ mod cost_ibench;
 mod cost_mode;
 mod cost_postgres;
 mod docs_defaults;
+mod docs_index;
 mod exports_bmf;
 mod exports_cli;
 mod history;

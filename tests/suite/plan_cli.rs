@@ -121,8 +121,20 @@ fn a_built_in_study_plans_its_measured_time_scaled_by_the_overrides() {
     let o = plan(dir, &["pfs-overhead", "--shard", "1/3"]);
     let out = stdout(&o);
     assert!(
-        out.contains("\nshard 1/3: round(s) 2 of 3, no cost mode\n"),
+        out.contains("\nshard 1/3: round(s) 1 of the study's rounds 0–2 (numbered from 0), so 27 of the 81 throughput cell(s), no cost mode\n"),
         "{out}"
+    );
+    // Rounds are numbered from 0, as docs/sharding.md's rule r mod N = K reads, on both
+    // streams: shard 1 of 2 takes rounds 1 and 3 of four.
+    let o = plan(dir, &["pfs-overhead", "--shard", "1/2", "--rounds", "4"]);
+    let (out, err) = (stdout(&o), String::from_utf8_lossy(&o.stderr).to_string());
+    assert!(
+        out.contains("\nshard 1/2: round(s) 1, 3 of the study's rounds 0–3 (numbered from 0), so 54 of the 108 throughput cell(s)"),
+        "{out}"
+    );
+    assert!(
+        err.contains("shard 1/2 of study pfs-overhead: round(s) 1, 3 of the study's rounds 0–3 (numbered from 0)"),
+        "{err}"
     );
 }
 

@@ -58,10 +58,16 @@ fn every_figure_each_published_study_printed_is_carried_and_listed() {
     // Each names the built-in study that checks it, or why it is not measured.
     for l in out.lines().filter(|l| l.starts_with("  [")) {
         assert!(
-            l.contains(" / ") || l.contains("not measured here: "),
+            l.contains(" / ") || l.contains("not measured here: ") || l.contains("each against "),
             "{l}"
         );
+        // A ranking's line says what its variants are compared with, never an empty list.
+        assert!(!l.contains(";  / "), "{l}");
     }
+    assert!(
+        out.contains("costlier than all_disabled; each against all_disabled on read_write"),
+        "{out}"
+    );
     assert!(out.contains("[mysql-pfs-oltp-rw]"), "{out}");
     // Printed without / with, converted once: "PS on" read-only at 32 threads, 1.25 → 0.800.
     assert!(

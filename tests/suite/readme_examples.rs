@@ -3,8 +3,9 @@
 //! written by bash from a directory of its own with the just-built binary first on the PATH,
 //! in their order, the README's first.
 //! A line that would start a study runs with `--plan` added (what it would do, nothing
-//! started; with `--resume`, what is left); a line that builds a server from source runs
-//! with `--source-only` added (the build itself is tested in tests/builds_*.rs). Placeholders
+//! started; with `--resume`, what is left); a line that builds or configures a server from
+//! source runs with `--source-only` added or in `--configure-only`'s place (the build itself is
+//! tested in tests/builds_*.rs). Placeholders
 //! stand for what the test makes: `psbench-out/…`, `before/`, `after/` and `shard-*` are
 //! results directories made here, `my-study.toml` the README's own study as written (also run
 //! once in full, at a tiny size), `/path/mysqld.sock` the
@@ -111,10 +112,13 @@ fn as_run(line: &str, socket: Option<&str>) -> String {
     }
     match words.get(1).copied() {
         Some("run") if !words.contains(&"--plan") => format!("{l} --plan"),
+        Some("build") if words.contains(&"--configure-only") => {
+            l.replace("--configure-only", "--source-only")
+        }
         Some("build")
-            if !words
-                .iter()
-                .any(|w| w.starts_with("--list") || *w == "--flag-sets") =>
+            if !words.iter().any(|w| {
+                w.starts_with("--list") || ["--flag-sets", "--source-only", "--remove"].contains(w)
+            }) =>
         {
             format!("{l} --source-only")
         }
@@ -188,6 +192,33 @@ fn make_placeholders(cwd: &Path) {
         );
         assert!(o.status.success(), "shard {k}: {}", common::text(&o));
     }
+    // A series given as CSV for `history changes`: a level, then one 20% higher.
+    let mut csv = String::from("value\n");
+    for i in 0..24 {
+        csv.push_str(&format!(
+            "{}\n",
+            if i < 12 { 100.0 } else { 120.0 } + (i % 3) as f64
+        ));
+    }
+    std::fs::write(cwd.join("points.csv"), csv).unwrap();
+    // A script in pgbench's language and a captured general log, for `bench script` and
+    // `bench replay` on the examples' own sandbox (neither needs a table).
+    std::fs::write(
+        cwd.join("pick.sql"),
+        "\\set n random(1, 1000)\nSELECT :n;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        cwd.join("capture.log"),
+        "mariadbd, Version: 10.11.19-MariaDB-0+deb12u1-log (Debian 12). started with:\n\
+         Tcp port: 0  Unix socket: /tmp/gl/sock\n\
+         Time\t\t    Id Command\tArgument\n\
+         261207  1:50:28\t     5 Connect\troot@localhost on  using Socket\n\
+         \t\t     5 Query\tSELECT 1\n\
+         261207  1:50:29\t     5 Query\tSELECT 2\n\
+         \t\t     5 Quit\t\n",
+    )
+    .unwrap();
     // A history to check: a finished study makes one (shards do not).
     let o = shell(cwd, "psbench history import before");
     assert!(o.status.success(), "history import: {}", common::text(&o));
@@ -211,6 +242,14 @@ fn the_readme_names_its_examples_as_the_test_reads_them() {
         "psbench run --resume x --plan"
     );
     assert_eq!(as_run("psbench build --list", None), "psbench build --list");
+    assert_eq!(
+        as_run("psbench build mysql S --configure-only --extra -DX=1", None),
+        "psbench build mysql S --source-only --extra -DX=1"
+    );
+    assert_eq!(
+        as_run("psbench build --remove N", None),
+        "psbench build --remove N"
+    );
     assert_eq!(
         as_run("psbench build --flag-sets", None),
         "psbench build --flag-sets"
@@ -296,17 +335,24 @@ enum Carried {
 /// import checks and reads back the build for real.
 fn carried(line: &str, build: Option<&str>, cwd: &Path) -> Carried {
     let words: Vec<&str> = line.split_whitespace().collect();
-    if words.get(1) != Some(&"build") || !matches!(words.get(2), Some(&"export" | &"import")) {
+    if words.get(1) != Some(&"build")
+        || !matches!(words.get(2), Some(&"export" | &"import" | &"--remove"))
+    {
         return Carried::Not;
     }
     let Some(name) = build else {
         return Carried::NoBuild;
     };
-    if words[2] == "export" {
-        Carried::As(format!("{} --xz-level 0", line.replace("NAME", name)))
-    } else {
-        let own = cwd.join("imported-builds");
-        Carried::As(format!("PSBENCH_BUILDS={} {line}", own.display()))
+    let own = cwd.join("imported-builds");
+    match words[2] {
+        "export" => Carried::As(format!("{} --xz-level 0", line.replace("NAME", name))),
+        // Removed from the cache the import line filled, never from the host's.
+        "--remove" => Carried::As(format!(
+            "PSBENCH_BUILDS={} {}",
+            own.display(),
+            line.replace("NAME", name)
+        )),
+        _ => Carried::As(format!("PSBENCH_BUILDS={} {line}", own.display())),
     }
 }
 

@@ -115,7 +115,7 @@ fn report_with_a_format_prints_only_that_and_writes_nothing() {
         ("html", "<!DOCTYPE html>"),
         (
             "csv",
-            "# glance.csv\nvariant / base,instructions per transaction · point_select,",
+            "# glance.csv\nvariant / base,instructions (2 steps),instructions (2 steps) low,",
         ),
         ("md", "## report-fixture"),
     ] {
@@ -184,4 +184,37 @@ fn files_that_are_not_psbench_results_are_usage_errors() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {o:?}");
         assert!(String::from_utf8_lossy(&o.stderr).contains("psbench: error:"));
     }
+}
+
+#[test]
+fn a_failed_gate_says_its_verdict_once() {
+    // The fixture's default costs 9.2% more instructions per point select than ps_off: beyond
+    // 1%, within 10%.
+    let tmp = crate::common::tempdir().unwrap();
+    let dir = results_dir(tmp.path(), "gate");
+    let o = psbench()
+        .arg("check")
+        .arg(&dir)
+        .args(["--threshold", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+    let out = stdout(&o);
+    assert!(
+        out.contains(": 2 regression(s), 0 improvement(s), 0 not checked"),
+        "{out}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "",
+        "the verdict on stderr again"
+    );
+    let o = psbench()
+        .arg("check")
+        .arg(&dir)
+        .args(["--threshold", "10"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    assert!(stdout(&o).contains(": 0 regression(s)"), "{}", stdout(&o));
 }

@@ -207,3 +207,41 @@ fn the_glance_table_and_a_line_per_variant_fill_the_first_screen() {
         );
     }
 }
+
+/// The Markdown report's table at a glance, from its heading to the next.
+fn glance_of(dir: &Path) -> String {
+    let res = StudyResults::load(dir).unwrap();
+    let md = render(&Subject::study(res, &dir.display().to_string()), Format::Md).unwrap();
+    let from = md.find("### At a glance").expect("a glance");
+    let rest = &md[from + 3..];
+    let to = rest.find("\n### ").map_or(rest.len(), |i| i + 1);
+    md[from..from + 3 + to].to_string()
+}
+
+#[test]
+fn the_glance_fits_a_terminal_of_100_columns() {
+    for (name, dir) in documents() {
+        let g = glance_of(&dir);
+        for line in g.lines() {
+            assert!(
+                line.chars().count() <= 100,
+                "{name}: a glance line of {} characters:\n{line}\n\n{g}",
+                line.chars().count()
+            );
+        }
+        // One line per variant, and the marks the rows use are named in the note.
+        let rows: Vec<&str> = g.lines().filter(|l| l.starts_with("| ")).skip(1).collect();
+        assert!(!rows.is_empty(), "{name}: {g}");
+        for mark in ["▲", "▼", "≈", "?", "⚑", "—"] {
+            assert!(g.contains(&format!("{mark} ")), "{name}: {mark} unnamed");
+        }
+        assert!(g.contains("(their own threshold)"), "{name}: {g}");
+    }
+    // The default study's real run: eleven variants against ps_off, each with its count, and
+    // throughput as how many of its 9 cells are resolved.
+    let g = glance_of(&documents()[1].1);
+    let rows: Vec<&str> = g.lines().filter(|l| l.contains(" / ps_off |")).collect();
+    assert_eq!(rows.len(), 11, "{g}");
+    assert!(g.contains("| throughput (9 cells) |"), "{g}");
+    assert!(rows[0].starts_with("| default / ps_off | 1.087 ▲ |"), "{g}");
+}
