@@ -105,6 +105,9 @@ fn cost_value(r: &CostRow) -> Value {
 /// "K of N: LOW–HIGH MARKS" (the range of those resolved, with the marks they carry), or
 /// "none of N resolved". Exact counts are always resolved.
 fn summarised(values: Vec<Value>, what: &str) -> Value {
+    if values.len() == 1 {
+        return values.into_iter().next().unwrap();
+    }
     let flagged = values.iter().any(|v| matches!(v, Value::Flagged(_)));
     let changes: Vec<Change> = values
         .iter()
@@ -117,9 +120,6 @@ fn summarised(values: Vec<Value>, what: &str) -> Value {
             _ => None,
         })
         .collect();
-    if values.len() == 1 {
-        return values.into_iter().next().unwrap();
-    }
     if changes.is_empty() {
         return Value::Missing("—".into());
     }

@@ -11,13 +11,13 @@ fn cell(s: &str) -> String {
 }
 
 pub fn table(t: &Table) -> String {
-    table_with_note(t, t.note.clone())
+    table_with_note(t, &t.note)
 }
 
 /// The table at a glance fits a terminal of 100 columns: its note wrapped (Markdown joins
 /// the lines of a paragraph again).
 pub fn glance_table(t: &Table) -> String {
-    table_with_note(t, wrapped(&t.note, GLANCE_WIDTH))
+    table_with_note(t, &wrapped(&t.note, GLANCE_WIDTH))
 }
 
 /// The width the table at a glance fits in.
@@ -41,7 +41,7 @@ fn wrapped(text: &str, width: usize) -> String {
     lines.join("\n")
 }
 
-fn table_with_note(t: &Table, note: String) -> String {
+fn table_with_note(t: &Table, note: &str) -> String {
     let mut s = format!("### {}\n\n{note}\n\n", t.title);
     if t.rows.is_empty() {
         let _ = writeln!(s, "{}", t.when_empty);

@@ -192,12 +192,15 @@ fn a_failed_gate_says_its_verdict_once() {
     // 1%, within 10%.
     let tmp = crate::common::tempdir().unwrap();
     let dir = results_dir(tmp.path(), "gate");
-    let o = psbench()
-        .arg("check")
-        .arg(&dir)
-        .args(["--threshold", "1"])
-        .output()
-        .unwrap();
+    let check = |threshold: &str| {
+        psbench()
+            .arg("check")
+            .arg(&dir)
+            .args(["--threshold", threshold])
+            .output()
+            .unwrap()
+    };
+    let o = check("1");
     assert_eq!(o.status.code(), Some(1), "{o:?}");
     let out = stdout(&o);
     assert!(
@@ -209,12 +212,7 @@ fn a_failed_gate_says_its_verdict_once() {
         "",
         "the verdict on stderr again"
     );
-    let o = psbench()
-        .arg("check")
-        .arg(&dir)
-        .args(["--threshold", "10"])
-        .output()
-        .unwrap();
+    let o = check("10");
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     assert!(stdout(&o).contains(": 0 regression(s)"), "{}", stdout(&o));
 }
