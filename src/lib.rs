@@ -12,7 +12,7 @@ pub mod driver;
 pub mod engines;
 pub mod error;
 pub mod history;
-pub mod ibench;
+pub mod ibench_sequence;
 pub mod probes;
 pub mod profile;
 pub mod report;

@@ -23,6 +23,7 @@ use checks::{
 };
 use graph::{file_cycles, stage_cycles};
 use source::{line_counts, scan};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Longest a file under src/ or tests/ may be, in lines.
@@ -41,24 +42,42 @@ type StageList = (&'static str, &'static [&'static str]);
 #[rustfmt::skip]
 const RULES: &[StageList] = &[
     ("builds", &["server"]),
-    ("cli", &["builds", "connection", "console", "driver", "engines", "history", "ibench", "report", "results", "run", "server", "study", "workloads"]),
+    ("cli", &["builds", "connection", "console", "driver", "engines", "history", "ibench_sequence", "report", "results", "run", "server", "study", "workloads"]),
     ("connection", &[]),
-    ("console", &["connection", "driver", "ibench", "results", "workloads"]),
+    ("console", &["connection", "driver", "ibench_sequence", "results", "workloads"]),
     ("cost", &["connection", "results", "server", "workloads"]),
     ("driver", &["connection", "results", "workloads"]),
     ("engines", &["builds", "connection", "cost", "probes", "results", "server", "workloads"]),
     ("error", &[]),
     ("history", &["results", "stats"]),
-    ("ibench", &["connection", "driver", "results", "workloads"]),
+    ("ibench_sequence", &["connection", "driver", "results", "workloads"]),
     ("probes", &["connection", "results"]),
     ("profile", &["results"]),
     ("report", &["results", "stats"]),
     ("results", &[]),
-    ("run", &["connection", "cost", "driver", "engines", "ibench", "probes", "profile", "results", "server", "stats", "study", "workloads"]),
+    ("run", &["connection", "cost", "driver", "engines", "ibench_sequence", "probes", "profile", "results", "server", "stats", "study", "workloads"]),
     ("server", &["connection", "results"]),
     ("stats", &[]),
     ("study", &["cost", "driver", "engines", "results", "server", "stats", "workloads"]),
     ("workloads", &["connection", "results"]),
+];
+
+/// report/'s rooms (docs/architecture.md: what a reader sees) and exactly the rooms each
+/// imports, sorted; the files beside the rooms (the subject, its cells, the grid, the pooled
+/// measure, the comparison and the gate) are rooms of one file.
+#[rustfmt::skip]
+const REPORT_ROOMS: &[StageList] = &[
+    ("cells", &["subject"]),
+    ("charts", &["cells", "grid", "subject", "tables"]),
+    ("compare", &["subject"]),
+    ("findings", &["cells", "grid", "pooled", "published", "subject", "tables"]),
+    ("gate", &["subject", "tables"]),
+    ("grid", &[]),
+    ("pooled", &["cells", "subject"]),
+    ("published", &["grid", "pooled", "subject"]),
+    ("render", &["cells", "charts", "findings", "grid", "published", "subject", "tables"]),
+    ("subject", &[]),
+    ("tables", &["cells", "grid", "subject"]),
 ];
 
 /// A rule that holds whatever the lists say: the lists may change with the code, these not.
@@ -179,6 +198,51 @@ fn src_stages_keep_the_stated_limits() {
     assert_none(
         "stage rule breaches",
         stage_breaches(&scan(manifest_dir()), RULES),
+    );
+}
+
+/// The room of a file under src/report/: its folder, or its own name; None for report's mod.rs.
+fn report_room(rel: &str) -> Option<&str> {
+    let first = rel.strip_prefix("src/report/")?.split('/').next()?;
+    (first != "mod.rs").then(|| first.trim_end_matches(".rs"))
+}
+
+#[test]
+fn report_rooms_import_exactly_their_listed_rooms() {
+    let files = scan(manifest_dir());
+    let rooms: BTreeSet<&str> = files.iter().filter_map(|f| report_room(&f.rel)).collect();
+    let mut edges: BTreeMap<&str, BTreeSet<&str>> =
+        rooms.iter().map(|r| (*r, BTreeSet::new())).collect();
+    for f in &files {
+        let Some(from) = report_room(&f.rel) else {
+            continue;
+        };
+        for r in &f.refs {
+            let to = match r.module.as_slice() {
+                [stage, to, ..] if stage == "report" => to.as_str(),
+                _ => continue,
+            };
+            if let (true, Some(to)) = (to != from, rooms.get(to)) {
+                edges.get_mut(from).unwrap().insert(to);
+            }
+        }
+    }
+    let line = |room: &str, to: &mut dyn Iterator<Item = &str>| {
+        let to: Vec<String> = to.map(|t| format!("\"{t}\"")).collect();
+        format!("    (\"{room}\", &[{}]),", to.join(", "))
+    };
+    let have: Vec<String> = edges
+        .iter()
+        .map(|(r, to)| line(r, &mut to.iter().copied()))
+        .collect();
+    let want: Vec<String> = REPORT_ROOMS
+        .iter()
+        .map(|(r, to)| line(r, &mut to.iter().copied()))
+        .collect();
+    assert!(
+        want == have,
+        "REPORT_ROOMS is not the code's picture; the code has:\n{}",
+        have.join("\n")
     );
 }
 

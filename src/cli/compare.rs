@@ -1,6 +1,6 @@
 //! `psbench compare A B`: two results documents as the variants of one study.
 
-use crate::report::{compare, publish, Format};
+use crate::report::{compare, render::publish, Format};
 use crate::results::StudyResults;
 use anyhow::Result;
 use clap::Args;

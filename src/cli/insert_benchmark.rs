@@ -4,7 +4,7 @@
 use super::connection_args::ConnectionArgs;
 use crate::console;
 use crate::driver::{check_percentiles, resolve_seed};
-use crate::ibench::Target;
+use crate::ibench_sequence::Target;
 use crate::workloads::ibench::{parse_steps, IbenchOptions, ALL_STEPS};
 use anyhow::Result;
 use clap::Args;

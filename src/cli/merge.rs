@@ -1,7 +1,7 @@
 //! `psbench merge DIR… --out DIR`: join the shards of one study, run on several hosts with
 //! `psbench run --shard`, into one results document, and write its report (docs/sharding.md).
 
-use crate::report::{publish, Subject};
+use crate::report::{render::publish, Subject};
 use crate::results::merge::{merge, Part};
 use crate::results::StudyResults;
 use anyhow::{Context, Result};

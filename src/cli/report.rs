@@ -1,6 +1,6 @@
 //! `psbench report DIR [--format F] [--out DIR2]`: the report again, from a results document.
 
-use crate::report::{publish, Format, Subject};
+use crate::report::{render::publish, Format, Subject};
 use crate::results::StudyResults;
 use anyhow::Result;
 use clap::Args;

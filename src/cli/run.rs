@@ -2,7 +2,7 @@
 //! its headline tables.
 
 use crate::error::usage;
-use crate::report::{publish, Subject};
+use crate::report::{render::publish, Subject};
 use crate::results::study::Mode;
 use crate::run::{runner, shard};
 use crate::server::Home;
@@ -10,6 +10,34 @@ use crate::study::{basedirs::Basedir, load, overrides::Overrides, plan};
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
+
+/// While the study runs: its report files rewritten with where it stands, and once the counts
+/// are in (before any round) the table at a glance so far on screen.
+fn report_so_far(out_dir: PathBuf) -> crate::run::checkpoint::Checkpoint {
+    Box::new(move |res, standing| {
+        let mut subject = Subject::study(res.clone(), &out_dir.display().to_string());
+        subject.running = Some(standing.line());
+        if let Err(e) = crate::report::render::files::write_all(&subject, &out_dir) {
+            return Some(format!(
+                "psbench: warning: the report so far could not be written: {e:#}"
+            ));
+        }
+        let report = out_dir.join(crate::report::render::files::HTML);
+        Some(match standing.rounds_done {
+            0 => format!(
+                "{}\nreport so far: {} (rewritten after each round)\n",
+                crate::report::render::markdown::so_far(&subject),
+                report.display()
+            ),
+            done => format!(
+                "round {done} of {} done: {} rewritten; {}",
+                standing.rounds,
+                report.display(),
+                standing.line()
+            ),
+        })
+    })
+}
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
@@ -79,7 +107,7 @@ pub struct RunArgs {
 
 /// The interrupted study in `dir`, with more rounds when `--rounds` asks for them: a resumed
 /// study keeps what it was started with, so any other change to it is refused, not ignored.
-fn resumed(a: &RunArgs, dir: &std::path::Path) -> Result<(crate::study::file::Study, String)> {
+fn resumed(a: &RunArgs, dir: &std::path::Path) -> Result<(crate::results::study::Study, String)> {
     let given = [
         ("--time", a.time.is_some()),
         ("--warmup", a.warmup.is_some()),
@@ -219,6 +247,7 @@ pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()>
         home: home.clone(),
         resume,
         shard,
+        checkpoint: Some(report_so_far(out_dir.clone())),
     })?;
     let failed = res.cells.iter().any(|c| !c.ok) || res.cost.iter().any(|c| !c.ok);
     // A shard is part of a study: its merge is what the history gets.

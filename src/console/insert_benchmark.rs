@@ -4,7 +4,7 @@
 use super::bench_document::{document, RunContext};
 use super::ibench_text::{step_block, summary};
 use crate::driver::RunReport;
-use crate::ibench::{self, run_options, StepHost, Target};
+use crate::ibench_sequence::{self, run_options, StepHost, Target};
 use crate::results::insert_benchmark::StepResult;
 use crate::results::write_atomically;
 use crate::workloads::ibench::Step;
@@ -39,7 +39,7 @@ pub fn run_sequence(
         out,
         results: Vec::new(),
     };
-    ibench::run_sequence(t, t.endpoint, steps, &mut printer)?;
+    ibench_sequence::run_sequence(t, t.endpoint, steps, &mut printer)?;
     write!(printer.out, "{}", summary(&printer.results))?;
     Ok(printer.results)
 }
@@ -68,7 +68,12 @@ impl StepHost for Printer<'_> {
         }
     }
 
-    fn step(&mut self, index: usize, _step: &Step, measure: ibench::Measure) -> Result<bool> {
+    fn step(
+        &mut self,
+        index: usize,
+        _step: &Step,
+        measure: ibench_sequence::Measure,
+    ) -> Result<bool> {
         let (result, report) = measure(self.seed.wrapping_add(index as u64))?;
         write!(self.out, "{}", step_block(&result))?;
         self.out.flush()?;

@@ -146,29 +146,46 @@ pub fn check_countable(variants: &[&Variant]) -> Result<()> {
     Ok(())
 }
 
-/// The engine name a build of `b` records (`mariadb`, `mysql`, `postgres`), where the spec
-/// tells it: named, or a Debian package's name. MariaDB and MySQL share an engine, not a
-/// build time.
-pub fn recorded_engine_of_spec(b: &BuildSpec) -> Option<String> {
-    if let Some(name) = &b.engine {
-        return Some(name.clone());
-    }
-    match SourceSpec::parse(&b.source).ok()? {
-        SourceSpec::Debian { package, .. } => ["mariadb", "mysql", "postgres"]
-            .into_iter()
-            .find(|name| package.starts_with(name))
-            .map(str::to_string),
-        SourceSpec::Tree(_) | SourceSpec::Tarball(_) => None,
-    }
+/// The engine that builds `b`, and the engine name its build records (`mariadb`, `mysql`,
+/// `postgres`) where the spec tells it: named, or a Debian package's name. MariaDB and MySQL
+/// share an engine, not a build time; a tree's files tell its engine, not its name.
+pub fn engine_of_build(b: &BuildSpec) -> Result<(&'static dyn Engine, Option<String>)> {
+    engine_and_name(&b.source, b.engine.as_deref())
 }
 
 /// The engine a variant's `build` key builds.
 pub fn engine_of_spec(b: &BuildSpec) -> Result<&'static dyn Engine> {
-    let spec = SourceSpec::parse(&b.source)?;
-    match &b.engine {
-        Some(name) => engine_named(name),
-        None => engine_of(&spec).ok_or_else(|| unknown_engine(&b.source)),
+    Ok(engine_of_build(b)?.0)
+}
+
+/// The Debian source packages psbench builds, by the start of their names.
+const PACKAGES: [(&str, Family); 3] = [
+    ("mariadb", Family::Mysql),
+    ("mysql", Family::Mysql),
+    ("postgres", Family::Postgres),
+];
+
+fn engine_and_name(
+    source: &str,
+    named: Option<&str>,
+) -> Result<(&'static dyn Engine, Option<String>)> {
+    let spec = SourceSpec::parse(source)?;
+    if let Some(name) = named {
+        return Ok((engine_named(name)?, Some(name.to_string())));
     }
+    let found = match &spec {
+        SourceSpec::Debian { package, .. } => PACKAGES
+            .iter()
+            .find(|(name, _)| package.starts_with(name))
+            .map(|(name, family)| (of_family(*family), Some(name.to_string()))),
+        SourceSpec::Tree(dir) => super::ALL
+            .iter()
+            .map(|f| of_family(*f))
+            .find(|e| e.is_source(dir))
+            .map(|e| (e, None)),
+        SourceSpec::Tarball(_) => None,
+    };
+    found.ok_or_else(|| unknown_engine(source))
 }
 
 fn unknown_engine(source: &str) -> anyhow::Error {
@@ -189,26 +206,6 @@ fn check_flags(engine: &dyn Engine, flags: &str) -> Result<()> {
     )))
 }
 
-/// The engine a source is of: a Debian package by its name, a tree by its files. A tarball is
-/// told once unpacked, so it needs the engine named.
-fn engine_of(spec: &SourceSpec) -> Option<&'static dyn Engine> {
-    match spec {
-        SourceSpec::Debian { package, .. } if package.starts_with("postgresql") => {
-            Some(of_family(Family::Postgres))
-        }
-        SourceSpec::Debian { package, .. }
-            if package.starts_with("mariadb") || package.starts_with("mysql") =>
-        {
-            Some(of_family(Family::Mysql))
-        }
-        SourceSpec::Tree(dir) => super::ALL
-            .iter()
-            .map(|f| of_family(*f))
-            .find(|e| e.is_source(dir)),
-        SourceSpec::Debian { .. } | SourceSpec::Tarball(_) => None,
-    }
-}
-
 /// The engine, the prepared source and the builder of `req`, its flag set checked before
 /// anything is fetched.
 fn prepare(
@@ -216,10 +213,7 @@ fn prepare(
     out: &mut dyn std::io::Write,
 ) -> Result<(&'static dyn Engine, builds::Source, Builder)> {
     let spec = SourceSpec::parse(&req.source)?;
-    let engine = match &req.engine {
-        Some(name) => engine_named(name)?,
-        None => engine_of(&spec).ok_or_else(|| unknown_engine(&req.source))?,
-    };
+    let engine = engine_and_name(&req.source, req.engine.as_deref())?.0;
     check_flags(engine, &req.flags)?;
     let builder = Builder::new()?;
     let cache = crate::server::fetch::cache_dir();
@@ -266,11 +260,7 @@ fn obtained(req: &Request, out: &mut dyn std::io::Write) -> Result<Obtained> {
         writeln!(out, "build: {name}, named, from the cache")?;
         return Ok(Obtained::Found(engine_named(&r.engine)?, dir, Box::new(r)));
     }
-    let spec = SourceSpec::parse(&req.source)?;
-    let engine = match &req.engine {
-        Some(name) => engine_named(name)?,
-        None => engine_of(&spec).ok_or_else(|| unknown_engine(&req.source))?,
-    };
+    let engine = engine_and_name(&req.source, req.engine.as_deref())?.0;
     check_flags(engine, &req.flags)?;
     Ok(match super::imported::recorded(&req.asked(), engine)? {
         super::imported::Recorded::Found(dir, r) => {

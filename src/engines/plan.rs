@@ -178,10 +178,10 @@ fn build_estimate(
     let here = crate::builds::toolchain::compilers().unwrap_or_default();
     // A tree names no engine: its files tell it, so that a PostgreSQL tree's estimate is not
     // a MySQL build's time.
-    let family = super::from_source::engine_of_spec(b)
-        .ok()
-        .map(|e| e.family());
-    let engine = super::from_source::recorded_engine_of_spec(b);
+    let (family, engine) = match super::from_source::engine_of_build(b) {
+        Ok((e, name)) => (Some(e.family()), name),
+        Err(_) => (None, None),
+    };
     let same_flags = |r: &crate::builds::BuildRecord| like_build(b, family, engine.as_deref(), r);
     let same_source = |r: &crate::builds::BuildRecord| {
         r.source == b.source || r.source.starts_with(&format!("{}=", b.source))
@@ -257,10 +257,10 @@ mod tests {
     }
 
     fn like(b: &BuildSpec, r: &crate::builds::BuildRecord) -> bool {
-        let family = super::super::from_source::engine_of_spec(b)
-            .ok()
-            .map(|e| e.family());
-        let engine = super::super::from_source::recorded_engine_of_spec(b);
+        let (family, engine) = match super::super::from_source::engine_of_build(b) {
+            Ok((e, name)) => (Some(e.family()), name),
+            Err(_) => (None, None),
+        };
         like_build(b, family, engine.as_deref(), r)
     }
 

@@ -38,7 +38,7 @@ pub fn slots(res: &StudyResults) -> Vec<(String, u32)> {
 
 /// The variants measured in throughput mode, in the study's order.
 pub fn throughput_variants(res: &StudyResults) -> Vec<String> {
-    super::subject::variants(res)
+    crate::report::subject::variants(res)
         .into_iter()
         .filter(|v| res.cells.iter().any(|c| &c.key.variant == v))
         .collect()

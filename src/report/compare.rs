@@ -2,8 +2,8 @@
 //! variants of one study. A's variants are the bases and B's the new ones, renamed "A:v" and
 //! "B:v"; cells match on (step, threads, variant).
 
-use super::subject::{variants, Pair, Source, Subject};
 use crate::error::usage;
+use crate::report::subject::{variants, Pair, Source, Subject};
 use crate::results::StudyResults;
 use anyhow::Result;
 use std::collections::BTreeSet;
@@ -128,5 +128,6 @@ pub fn merge(a: StudyResults, a_path: &str, b: StudyResults, b_path: &str) -> Re
         results: merged,
         pairs,
         sources,
+        running: None,
     })
 }

@@ -3,9 +3,9 @@
 //! beyond the threshold is a regression. Both sides were counted on one host in one job, so a
 //! CI runner whose CPU model changes from job to job cannot start a new series here.
 
-use super::cost_table::{rows, CostRow};
-use super::host::whole;
-use super::subject::Subject;
+use crate::report::subject::Subject;
+use crate::report::tables::cost::{rows, CostRow};
+use crate::report::tables::host::whole;
 
 /// What a gate found: a line per step checked that is worth saying, and the counts.
 #[derive(Debug, Default)]

@@ -9,6 +9,9 @@ pub struct Subject {
     pub pairs: Vec<Pair>,
     /// The documents behind the report: one for a study, A and B for a comparison.
     pub sources: Vec<Source>,
+    /// A study still running says where it stands on the report's first line: "running:
+    /// round 2 of 3, about 3 min left".
+    pub running: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,6 +95,7 @@ impl Subject {
             results,
             pairs,
             sources,
+            running: None,
         }
     }
 

@@ -460,6 +460,31 @@ pub fn cost_provenance_key(name: &str) -> String {
 }
 
 impl StudyResults {
+    /// A new document of `study`, nothing measured yet: the host, start, seed and sharding
+    /// are the runner's to set.
+    pub fn new(study: Study, origin: &str) -> StudyResults {
+        StudyResults {
+            format: FORMAT.into(),
+            version: VERSION,
+            tool_version: env!("CARGO_PKG_VERSION").into(),
+            study,
+            origin: origin.into(),
+            host: Host::default(),
+            started_unix: 0,
+            finished_unix: None,
+            seed: 0,
+            variants: BTreeMap::new(),
+            cells: Vec::new(),
+            cost: Vec::new(),
+            notes: Vec::new(),
+            steps: Vec::new(),
+            frames_that_grew: None,
+            datasets: Vec::new(),
+            sharding: super::shard::Sharding::default(),
+            host_probes: Vec::new(),
+        }
+    }
+
     pub fn cell(&self, key: &CellKey) -> Option<&CellResult> {
         self.cells.iter().find(|c| &c.key == key)
     }

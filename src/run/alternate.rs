@@ -14,9 +14,9 @@ use super::work::order;
 use super::{dataset, variant};
 use crate::driver::Latencies;
 use crate::probes::device::Device;
+use crate::results::study::{Study, Variant};
 use crate::results::{CellKey, CellResult, Flag, Regime, StudyResults};
 use crate::server::Sandbox;
-use crate::study::file::{Study, Variant};
 use crate::study::measures::{missing, my_rounds};
 use crate::study::regime;
 use crate::workloads::Workload;
@@ -125,6 +125,7 @@ pub fn run_alternating(ctx: &RunContext, res: &mut StudyResults) -> Result<()> {
             drop(l.sandbox);
             variant::discard(&ctx.req.home, &name);
         }
+        ctx.round_done(res);
     }
     Ok(())
 }

@@ -8,9 +8,9 @@ use crate::probes::{
     process_tree, status, AdminConn, MachineSample, PfsState, ProcSample, StatusSnapshot,
 };
 use crate::results::insert_benchmark::StepResult;
+use crate::results::study::Limits;
 use crate::results::{CellKey, CellResult, ClassResult, Flag, Regime, Resources};
 use crate::stats::steady::steady_state;
-use crate::study::file::Limits;
 use crate::workloads::Workload;
 use anyhow::Result;
 use std::collections::BTreeMap;

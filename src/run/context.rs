@@ -2,10 +2,12 @@
 //! datadir of each server binary, this run's sandbox-name prefix and the progress display;
 //! and the two things each part does the same way (seeds, provenance).
 
+use super::checkpoint::{Checkpoint, Rounds};
 use super::progress::Progress;
+use crate::results::study::Study;
 use crate::results::{StudyResults, VariantProvenance};
 use crate::server::Home;
-use crate::study::file::Study;
+use std::cell::RefCell;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
@@ -21,6 +23,8 @@ pub struct Request {
     pub resume: bool,
     /// Run only this share of the rounds (a new document; a resumed one keeps its own).
     pub shard: Option<crate::results::ShardInfo>,
+    /// Handed the document so far once the counts are in and after each round but the last.
+    pub checkpoint: Option<Checkpoint>,
 }
 
 /// One run context, passed to cost mode and to the throughput rounds.
@@ -30,6 +34,29 @@ pub struct RunContext<'a> {
     pub datadirs: &'a BTreeMap<Option<PathBuf>, super::dataset::Prepared>,
     pub prefix: &'a str,
     pub progress: &'a Progress,
+    pub rounds: &'a RefCell<Rounds>,
+}
+
+impl RunContext<'_> {
+    /// A throughput round ended: the report so far, unless the finished study's follows.
+    pub fn round_done(&self, res: &StudyResults) {
+        let standing = {
+            let mut r = self.rounds.borrow_mut();
+            r.done += 1;
+            r.standing()
+        };
+        if standing.rounds_done < standing.rounds {
+            self.tell(res, &standing);
+        }
+    }
+
+    /// The checkpoint's text, if it has one, above the progress bar.
+    pub fn tell(&self, res: &StudyResults, standing: &super::checkpoint::Standing) {
+        let text = self.req.checkpoint.as_ref().and_then(|c| c(res, standing));
+        if let Some(text) = text {
+            self.progress.note(text.trim_end());
+        }
+    }
 }
 
 /// Cost mode's base seed, the same in every run: its counts then repeat between runs as well

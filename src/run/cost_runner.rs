@@ -4,9 +4,9 @@
 use super::context::{cell_seed, record, RunContext, COST_SEED};
 use super::{dataset, variant};
 use crate::cost::{self, ibench, Counter};
+use crate::results::study::Variant;
+use crate::results::study::WorkloadStep;
 use crate::results::{CostResult, StudyResults};
-use crate::study::file::Variant;
-use crate::study::file::WorkloadStep;
 use crate::workloads::kinds::Counted;
 use anyhow::{Context, Result};
 use std::time::{Duration, Instant};
@@ -25,6 +25,7 @@ pub(super) fn run_cost(
         datadirs,
         prefix,
         progress,
+        ..
     } = *ctx;
     if variants.is_empty() {
         return Ok(());

@@ -164,8 +164,8 @@ pub fn prepared(
 /// The data of each of `variants`' binaries that `datadirs` lacks, prepared and recorded.
 pub(super) fn add_datadirs(
     home: &Home,
-    study: &crate::study::file::Study,
-    variants: &[&crate::study::file::Variant],
+    study: &crate::results::study::Study,
+    variants: &[&crate::results::study::Variant],
     res: &mut crate::results::StudyResults,
     datadirs: &mut std::collections::BTreeMap<Option<PathBuf>, Prepared>,
 ) -> Result<()> {

@@ -6,7 +6,7 @@
 use super::context::cell_seed;
 use crate::cost::ibench::{Entry, EntryStep};
 use crate::cost::Plan;
-use crate::study::file::{Study, WorkloadStep};
+use crate::results::study::{Study, WorkloadStep};
 use crate::workloads::kinds::Counted;
 use anyhow::Result;
 

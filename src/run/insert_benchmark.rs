@@ -5,10 +5,10 @@
 use super::cell::{self, Target};
 use super::context::{cell_seed, RunContext};
 use super::progress::Progress;
-use crate::ibench::{self, Measure, StepHost};
+use crate::ibench_sequence::{self, Measure, StepHost};
+use crate::results::study::WorkloadStep;
 use crate::results::{CellKey, StudyResults};
 use crate::server::Sandbox;
-use crate::study::file::WorkloadStep;
 use crate::workloads::ibench::{schema, Step};
 use crate::workloads::kinds::Sequence;
 use anyhow::{Context, Result};
@@ -40,7 +40,7 @@ pub fn run_entry(
         regime: None,
         idle_servers: &[],
     };
-    let ib = ibench::Target {
+    let ib = ibench_sequence::Target {
         endpoint: &endpoint,
         opts,
         percentiles: &[],
@@ -54,7 +54,7 @@ pub fn run_entry(
         clients: opts.clients,
         res,
     };
-    let outcome = ibench::run_sequence(&ib, &admin, steps, &mut host);
+    let outcome = ibench_sequence::run_sequence(&ib, &admin, steps, &mut host);
     let _ = schema::drop_database(&admin);
     outcome
 }

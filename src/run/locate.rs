@@ -6,10 +6,10 @@
 use super::context::RunContext;
 use super::cost_runner;
 use crate::results::release_order::order;
+use crate::results::study::Variant;
 use crate::results::sweep::sweeps;
 use crate::results::StudyResults;
 use crate::stats::changes::of_counts;
-use crate::study::file::Variant;
 use anyhow::Result;
 use std::collections::BTreeMap;
 

@@ -5,6 +5,7 @@
 
 mod alternate;
 pub mod cell;
+pub mod checkpoint;
 mod context;
 mod cost_runner;
 pub mod dataset;
@@ -15,6 +16,7 @@ mod insert_benchmark;
 mod locate;
 mod out_dir;
 pub mod placement;
+mod prepare;
 mod progress;
 pub mod regime;
 pub mod runner;

@@ -3,8 +3,8 @@
 //! client threads, the server's to every server a variant starts.
 
 use crate::error::usage;
+use crate::results::study::Study;
 use crate::results::CpuList;
-use crate::study::file::Study;
 use anyhow::Result;
 
 /// Each list given is among the CPUs psbench may use (else a one-line usage error).

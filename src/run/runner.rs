@@ -1,80 +1,23 @@
-//! Runs a study: cost mode over its variants, then interleaved throughput rounds, writing the
-//! results document after every cell so that nothing finished is lost and `--resume` can
-//! complete an interrupted study.
+//! Runs a study as its pipeline: the checks and the document (prepare.rs), cost mode over its
+//! variants, then the throughput rounds, writing the results document after every cell so
+//! that nothing finished is lost and `--resume` can complete an interrupted study.
 
+use super::checkpoint::Rounds;
 pub use super::context::Request;
 use super::context::RunContext;
 use super::progress::Progress;
-use super::{alternate, cost_runner, dataset, host_probe, locate, throughput, work};
-use crate::results::document::{FORMAT, VERSION};
+use super::{alternate, cost_runner, dataset, host_probe, locate, prepare, throughput, work};
 use crate::results::study::Schedule;
-use crate::results::{Sharding, StudyResults};
+use crate::results::StudyResults;
 use crate::study::measures;
-use anyhow::{Context, Result};
+use anyhow::Result;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
-
-fn now_unix() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
-}
-
-/// SHA-256 of the study as given: shards of one study share it, whatever paths their hosts
-/// resolve its releases to.
-fn definition_sha256(study: &crate::study::file::Study) -> Result<String> {
-    use sha2::{Digest, Sha256};
-    let text = serde_json::to_string(study).context("writing the study definition")?;
-    Ok(format!("{:x}", Sha256::digest(text.as_bytes())))
-}
-
-/// A new results document, or the one in `out_dir` when resuming.
-fn document(req: &Request) -> Result<StudyResults> {
-    if req.resume {
-        let r = StudyResults::load(&req.out_dir)?;
-        eprintln!(
-            "resuming {} in {}: {} cell(s) and {} cost measurement(s) already done",
-            r.study.name,
-            req.out_dir.display(),
-            r.cells.len(),
-            r.cost.len()
-        );
-        return Ok(r);
-    }
-    Ok(StudyResults {
-        format: FORMAT.into(),
-        version: VERSION,
-        tool_version: env!("CARGO_PKG_VERSION").into(),
-        study: req.study.clone(),
-        origin: req.origin.clone(),
-        host: crate::probes::host::current(),
-        started_unix: now_unix(),
-        finished_unix: None,
-        seed: crate::driver::resolve_seed(0),
-        variants: BTreeMap::new(),
-        cells: Vec::new(),
-        cost: Vec::new(),
-        notes: Vec::new(),
-        steps: Vec::new(),
-        frames_that_grew: None,
-        datasets: Vec::new(),
-        host_probes: Vec::new(),
-        sharding: Sharding {
-            definition_sha256: definition_sha256(&req.study)?,
-            shard: req.shard,
-            ..Sharding::default()
-        },
-    })
-}
+use std::time::{Duration, SystemTime};
 
 pub fn run_study(req: Request) -> Result<StudyResults> {
-    // A resumed study was checked when it started, on what may have been another machine.
-    crate::study::overrides::check_client_limits(&req.study)?;
-    super::placement::check(&req.study)?;
-    // A tree that is no server, or a scenario it lacks, is refused before anything is written.
-    crate::engines::trees::check(&req.study)?;
+    prepare::check(&req.study)?;
     // Said once the study is known to start: a refused one is its one line of error.
     eprintln!("study {} -> {}", req.study.name, req.out_dir.display());
     if req.resume {
@@ -91,55 +34,10 @@ pub fn run_study(req: Request) -> Result<StudyResults> {
     })
 }
 
-/// The study in its (existing) results directory.
+/// The study in its (existing) results directory: its document, cost mode, the throughput
+/// rounds, then what finishes it.
 fn run_in(req: Request) -> Result<StudyResults> {
-    crate::engines::from_source::check_countable(&crate::study::measures::cost_variants(
-        &req.study,
-    ))?;
-    let mut res = document(&req)?;
-    res.finished_unix = None;
-    // `--locate` on a resumed study asks for it after the fact.
-    res.study.locate |= req.study.locate;
-    // `--resume --rounds N` adds rounds (the command line refused fewer): the document says so.
-    if req.study.rounds > res.study.rounds {
-        let note = format!(
-            "rounds raised from {} to {} when resumed",
-            res.study.rounds, req.study.rounds
-        );
-        eprintln!("note: {note}");
-        res.notes.push(note);
-        res.study.rounds = req.study.rounds;
-        res.sharding.definition_sha256 = definition_sha256(&res.study)?;
-    }
-    if req.study.mode == crate::results::study::Mode::Both {
-        for v in &req.study.variants {
-            if let Some(why) = crate::engines::from_source::uncountable(v) {
-                let note = format!(
-                    "{} is measured in throughput only: {why}, so cost mode cannot count it here",
-                    v.name
-                );
-                if !res.notes.contains(&note) {
-                    eprintln!("note: {note}");
-                    res.notes.push(note);
-                }
-            }
-        }
-    }
-    // The study as it runs, before builds resolve to paths: `psbench run OUT/study.toml`
-    // runs it again.
-    crate::study::study_toml::write(&req.out_dir, &res.study)?;
-    crate::engines::variant::resolve_builds(&mut res.study)?;
-    crate::engines::variant::check_scenarios(&res.study)?;
-    if res.steps.is_empty() {
-        let mut steps: Vec<String> = Vec::new();
-        for (s, _) in res.study.cells() {
-            if !steps.contains(&s) {
-                steps.push(s);
-            }
-        }
-        res.steps = steps;
-    }
-    res.save(&req.out_dir)?;
+    let mut res = prepare::document(&req)?;
     let study = res.study.clone();
     let out_dir = req.out_dir.clone();
     crate::server::registry::on_signal(move || {
@@ -149,8 +47,13 @@ fn run_in(req: Request) -> Result<StudyResults> {
             out_dir.display()
         );
     });
-
     let turns = work::turns(&study, &res);
+    let mut round_numbers: Vec<u32> = turns.iter().map(|t| t.round).collect();
+    round_numbers.dedup();
+    let rounds = RefCell::new(Rounds::new(
+        round_numbers.len() as u32,
+        Duration::from_secs_f64(crate::study::plan::round_seconds(&study)),
+    ));
     let cost_todo = measures::cost_results_todo(&study, &res);
     let progress = Progress::new(measures::cells_todo(&study, &res) + cost_todo);
     let datadirs = datadirs(&req, &study, &mut res)?;
@@ -161,27 +64,44 @@ fn run_in(req: Request) -> Result<StudyResults> {
         datadirs: &datadirs,
         prefix: &prefix,
         progress: &progress,
+        rounds: &rounds,
     };
     progress.start("probing the host: wake-ups, governor");
     let probed = host_probe::start(&mut res);
     let client = super::placement::place_client(&study)?;
-    if measures::runs_cost(&res) {
-        cost_runner::run_cost(&ctx, &measures::cost_variants(&study), &mut res)?;
-        if res.study.locate {
-            locate::run(&ctx, &mut res)?;
-        }
-    }
+    cost(&ctx, cost_todo > 0 && !turns.is_empty(), &mut res)?;
+    rounds.borrow_mut().restart();
     match study.schedule {
         Schedule::Turns => throughput::run_throughput(&ctx, &turns, &mut res)?,
         Schedule::Alternate => alternate::run_alternating(&ctx, &mut res)?,
     }
     drop(client);
     host_probe::finish(&mut res, &probed);
-    profile_outputs(&req.out_dir, &mut res);
-
     progress.finish();
-    res.finished_unix = Some(now_unix());
-    res.save(&req.out_dir)?;
+    finish(&req.out_dir, res)
+}
+
+/// Cost mode over the variants it counts (and the releases `--locate` adds); the counts
+/// answer first when throughput rounds follow: the report so far.
+fn cost(ctx: &RunContext, rounds_follow: bool, res: &mut StudyResults) -> Result<()> {
+    if !measures::runs_cost(res) {
+        return Ok(());
+    }
+    cost_runner::run_cost(ctx, &measures::cost_variants(ctx.study), res)?;
+    if res.study.locate {
+        locate::run(ctx, res)?;
+    }
+    if rounds_follow {
+        ctx.tell(res, &ctx.rounds.borrow().standing());
+    }
+    Ok(())
+}
+
+/// The profiles' outputs, and the document saved as finished.
+fn finish(out_dir: &Path, mut res: StudyResults) -> Result<StudyResults> {
+    profile_outputs(out_dir, &mut res);
+    res.finished_unix = Some(prepare::now_unix());
+    res.save(out_dir)?;
     Ok(res)
 }
 
@@ -189,11 +109,11 @@ fn run_in(req: Request) -> Result<StudyResults> {
 /// Benchmark-only study still starts from the (small) default dataset.
 fn datadirs(
     req: &Request,
-    study: &crate::study::file::Study,
+    study: &crate::results::study::Study,
     res: &mut StudyResults,
 ) -> Result<BTreeMap<Option<PathBuf>, dataset::Prepared>> {
     let mut datadirs = BTreeMap::new();
-    let all: Vec<&crate::study::file::Variant> = study.variants.iter().collect();
+    let all: Vec<&crate::results::study::Variant> = study.variants.iter().collect();
     dataset::add_datadirs(&req.home, study, &all, res, &mut datadirs)?;
     Ok(datadirs)
 }

@@ -3,9 +3,9 @@
 //! the merged histograms, and every slice kept as a record.
 
 use crate::driver::Latencies;
+use crate::results::study::Limits;
 use crate::results::{CellKey, CellResult, DeviceIo, Flag, RegimeCheck, Resources, SliceRecord};
 use crate::stats::steady::steady_state;
-use crate::study::file::Limits;
 use std::collections::BTreeMap;
 
 /// One measured slice: where it ran in the cell's sequence and what it measured.

@@ -7,9 +7,9 @@ use super::context::{cell_seed, record, RunContext};
 use super::work::Turn;
 use super::{dataset, insert_benchmark, variant};
 use crate::probes::device::Device;
+use crate::results::study::{Study, WorkloadStep};
 use crate::results::{CellKey, CellResult, Flag, Regime, RoundRecord, StudyResults};
 use crate::server::{errorlog, Sandbox};
-use crate::study::file::{Study, WorkloadStep};
 use crate::study::regime;
 use crate::workloads::kinds::Runs;
 use crate::workloads::Workload;
@@ -38,7 +38,7 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
     let workloads = step_workloads(study)?;
     let mut profiling = crate::profile::Session::new(&study.profile, &ctx.req.out_dir);
     let clients = study.most_connections();
-    for turn in turns {
+    for (k, turn) in turns.iter().enumerate() {
         let (round, v) = (turn.round, turn.variant);
         record_round(study, res, round);
         let launch = launch(ctx, v, clients)?;
@@ -118,6 +118,9 @@ pub fn run_throughput(ctx: &RunContext, turns: &[Turn], res: &mut StudyResults) 
         }
         drop(sb);
         variant::discard(&ctx.req.home, &name);
+        if turns.get(k + 1).is_none_or(|next| next.round != round) {
+            ctx.round_done(res);
+        }
     }
     Ok(())
 }
@@ -151,7 +154,7 @@ pub(super) fn restarted_note(round: u32, variant: &str, step: &str, threads: u32
 /// How a variant's sandbox of this study run starts (and starts again after a death).
 pub(super) fn launch<'a>(
     ctx: &'a RunContext,
-    v: &'a crate::study::file::Variant,
+    v: &'a crate::results::study::Variant,
     clients: u32,
 ) -> Result<variant::Launch<'a>> {
     let data = &ctx.datadirs[&v.basedir];

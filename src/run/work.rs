@@ -2,8 +2,8 @@
 //! in a balanced order per round × cells). A pure function of the study and its results
 //! document, so that a resumed study does exactly what is missing.
 
+use crate::results::study::{Study, Variant, WorkloadStep};
 use crate::results::StudyResults;
-use crate::study::file::{Study, Variant, WorkloadStep};
 use crate::study::measures::{missing, my_rounds, throughput_variants};
 
 /// One variant's turn in one round: the cells that run alone (index into the study's
@@ -85,7 +85,6 @@ pub fn turns<'a>(study: &'a Study, res: &StudyResults) -> Vec<Turn<'a>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::document::{FORMAT, VERSION};
     use crate::results::CellKey;
     use crate::study::measures::{cells_todo, cost_results_todo, cost_todo, my_rounds};
 
@@ -109,26 +108,9 @@ steps = ["l.i0", "qr100"]
 "#;
 
     fn results(study: &Study) -> StudyResults {
-        StudyResults {
-            format: FORMAT.into(),
-            version: VERSION,
-            tool_version: "0".into(),
-            study: study.clone(),
-            origin: "t".into(),
-            host: Default::default(),
-            started_unix: 0,
-            finished_unix: None,
-            seed: 1,
-            variants: Default::default(),
-            cells: Vec::new(),
-            cost: Vec::new(),
-            notes: Vec::new(),
-            steps: Vec::new(),
-            frames_that_grew: None,
-            datasets: Vec::new(),
-            sharding: Default::default(),
-            host_probes: Vec::new(),
-        }
+        let mut r = StudyResults::new(study.clone(), "t");
+        r.seed = 1;
+        r
     }
 
     fn done(res: &mut StudyResults, round: u32, variant: &str, step: &str, threads: u32) {

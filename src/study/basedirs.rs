@@ -2,8 +2,8 @@
 //! repeatable): a variant's `basedir` key set from the command line. A variant gives one of
 //! basedir, version and build, so the ones it sets lose their version and build.
 
-use super::file::Study;
 use crate::error::{is_usage, one_line, suggestion, usage};
+use crate::results::study::Study;
 use anyhow::Result;
 use std::path::PathBuf;
 

@@ -1,7 +1,8 @@
 //! Built-in studies, kept as TOML files under `studies/` so that they double as examples.
 
-use super::file::{parse, Study};
+use super::file::parse;
 use crate::error::usage;
+use crate::results::study::Study;
 use anyhow::Result;
 
 pub const BUILTIN: &[(&str, &str)] = &[

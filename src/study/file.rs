@@ -3,9 +3,7 @@
 //! file, line and key.
 
 pub use super::file_keys::Place;
-pub use crate::results::study::{
-    CostSettings, Dataset, Limits, Mode, Schedule, Study, Variant, WorkloadStep,
-};
+use crate::results::study::{Schedule, Study, WorkloadStep};
 use anyhow::Result;
 
 /// A study file's text → a checked study. `origin` names the file in messages. Every mistake

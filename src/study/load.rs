@@ -2,8 +2,9 @@
 //! an interrupted results directory; and the catalogue `psbench studies` prints.
 
 use super::builtin;
-use super::file::{parse, Study};
+use super::file::parse;
 use crate::error::usage;
+use crate::results::study::Study;
 use anyhow::Result;
 use std::fmt::Write;
 use std::path::Path;

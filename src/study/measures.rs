@@ -3,7 +3,7 @@
 //! measured. Pure functions of the study and its document, so that the plan, the report and
 //! a resumed run agree on what is left.
 
-use super::file::{Mode, Study, Variant, WorkloadStep};
+use crate::results::study::{Mode, Study, Variant, WorkloadStep};
 use crate::results::{CellKey, StudyResults};
 
 /// The variants measured in throughput mode, in the study's order.

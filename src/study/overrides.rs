@@ -1,7 +1,7 @@
 //! Command-line overrides of a study file (`--time`, `--rounds`, `--threads`, …).
 
-use super::file::{Mode, Schedule, Study};
 use crate::error::usage;
+use crate::results::study::{Mode, Schedule, Study};
 use anyhow::Result;
 
 #[derive(Clone, Debug, Default)]

@@ -2,8 +2,8 @@
 //! data, its cells per mode, its rounds — and how long it should take, without starting
 //! anything.
 
-use super::file::{Mode, Schedule, Study};
 use super::measures::{cost_variants, throughput_variants};
+use crate::results::study::{Mode, Schedule, Study};
 use crate::results::{ShardInfo, StudyResults};
 use std::fmt::Write;
 
@@ -287,16 +287,15 @@ fn minutes_text(m: f64) -> String {
     }
 }
 
+/// One throughput round by the model: every variant's turn (its server's start and its cells).
+pub fn round_seconds(study: &Study) -> f64 {
+    let variants = throughput_variants(study).len() as f64;
+    variants * (TURN_S + study.turn_seconds(CELL_OVERHEAD_S))
+}
+
 /// The model: throughput turns and cells, cost counts, data loads.
 fn model_seconds(study: &Study) -> f64 {
-    let variants = throughput_variants(study).len() as f64;
-    let rounds = study.rounds as f64;
-    let turn = TURN_S + study.turn_seconds(CELL_OVERHEAD_S);
-    let throughput = if variants > 0.0 {
-        rounds * variants * turn
-    } else {
-        0.0
-    };
+    let throughput = study.rounds as f64 * round_seconds(study);
     let (tables, rows) = study.dataset_size();
     let load = LOAD_FIXED_S + LOAD_PER_100K_ROWS_S * (tables as f64 * rows as f64) / 1e5;
     let servers = crate::engines::plan::servers(study).len() as f64;

@@ -3,8 +3,8 @@
 //! knows, and one figure of one kind (or why it is not measured). Each mistake names the
 //! entry and its key.
 
-use super::file::Study;
 use crate::results::published::Published;
+use crate::results::study::Study;
 
 impl Study {
     /// Every mistake of the `[[published]]` entries, a line each.

@@ -2,7 +2,7 @@
 //! workload entries, `full_only` variants wait for `--full`. Checked when the file is read,
 //! so that a study never runs a workload neither mode measures.
 
-use super::file::{Mode, Study};
+use crate::results::study::{Mode, Study};
 
 impl Study {
     pub(super) fn check_selections(&self) -> Result<(), String> {

@@ -2,7 +2,7 @@
 //! asked once, told what it needs of the study, and answers for its cells, its runs, what
 //! cost mode counts, its data and its connections.
 
-use super::file::{Study, WorkloadStep};
+use crate::results::study::{Study, WorkloadStep};
 use crate::workloads::kinds::{self, Context, Counted, Data, Kind, Runs};
 use anyhow::Result;
 

@@ -2,7 +2,7 @@
 //! applied, sweeps expanded into one variant per release), so that `psbench run
 //! OUTDIR/study.toml` runs the same study again.
 
-use super::file::Study;
+use crate::results::study::Study;
 use anyhow::{Context, Result};
 use std::path::Path;
 

@@ -9,7 +9,7 @@
 use crate::common;
 
 use common::pg::PgServer;
-use psbench::ibench::{self, Measure, StepHost, Target};
+use psbench::ibench_sequence::{self, Measure, StepHost, Target};
 use psbench::results::insert_benchmark::StepResult;
 use psbench::workloads::ibench::{parse_steps, IbenchOptions, Step, ALL_STEPS, DATABASE};
 
@@ -254,7 +254,7 @@ fn every_step_runs_as_the_original_runs_it_on_postgresql() {
         after_cleanup: None,
     };
     let steps = parse_steps("all", &o).unwrap();
-    ibench::run_sequence(&target, &admin, &steps, &mut check).unwrap();
+    ibench_sequence::run_sequence(&target, &admin, &steps, &mut check).unwrap();
     let names: Vec<&str> = check.results.iter().map(|r| r.step.as_str()).collect();
     assert_eq!(names, ALL_STEPS);
     // The cleanup vacuumed and analyzed every table once (autovacuum is off in this sandbox)

@@ -11,26 +11,9 @@ const STUDY: &str = include_str!("../../studies/pfs-threads.toml");
 /// A valid results document to mutate.
 fn results_json() -> String {
     let study = file::parse(STUDY, "s").unwrap();
-    let r = psbench::results::StudyResults {
-        format: document::FORMAT.into(),
-        version: document::VERSION,
-        tool_version: "0".into(),
-        study,
-        origin: "t".into(),
-        host: Default::default(),
-        started_unix: 1,
-        finished_unix: None,
-        seed: 1,
-        variants: Default::default(),
-        cells: vec![],
-        cost: vec![],
-        notes: vec![],
-        steps: Vec::new(),
-        frames_that_grew: None,
-        datasets: Vec::new(),
-        sharding: Default::default(),
-        host_probes: Vec::new(),
-    };
+    let mut r = psbench::results::StudyResults::new(study, "t");
+    r.started_unix = 1;
+    r.seed = 1;
     serde_json::to_string(&r).unwrap()
 }
 

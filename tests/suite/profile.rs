@@ -103,7 +103,7 @@ fn debian_server_profiles_fold_mariadbd_frames_and_name_missing_symbols() {
         "{summary}"
     );
     let res = psbench::results::StudyResults::load(&out).unwrap();
-    let section = psbench::report::frames_that_grew::section(&res);
+    let section = psbench::report::findings::frames_that_grew::section(&res);
     assert_eq!(section.as_deref(), Some(summary.as_str()));
     assert!(
         res.frames_that_grew

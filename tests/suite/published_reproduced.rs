@@ -9,9 +9,9 @@
 use psbench::report::published::{judge::Verdict, judged};
 use psbench::report::Subject;
 use psbench::results::published::{Figure, Published};
+use psbench::results::study::Study;
 use psbench::results::StudyResults;
 use psbench::study::builtin::{builtin, BUILTIN};
-use psbench::study::file::Study;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::Path;

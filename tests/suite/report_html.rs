@@ -174,7 +174,7 @@ fn device_io_and_regimes_get_their_charts_and_table() {
     assert!(md.contains("| io-bound ✓ |"), "{md}");
     assert!(md.contains("io-bound ✗"), "{md}");
     // The terminal's tables too, with a Finding per variant.
-    let terminal = psbench::report::markdown::headline(&Subject::study(r, "x"));
+    let terminal = psbench::report::render::markdown::headline(&Subject::study(r, "x"));
     assert!(
         terminal.contains("| io-bound ✗ 3 of 3 rounds outside |"),
         "{terminal}"

@@ -110,7 +110,7 @@ fn go_benchmark_format_matches_golden() {
 #[test]
 fn absolute_throughput_is_the_median_and_range_of_the_rounds() {
     let r = fixture();
-    let csv = psbench::report::files::csv_tables(&subject())
+    let csv = psbench::report::render::files::csv_tables(&subject())
         .into_iter()
         .find(|(n, _)| n == "throughput.csv")
         .unwrap()
@@ -328,7 +328,7 @@ fn an_unstable_cost_is_marked_with_its_estimates() {
 
 #[test]
 fn frames_that_grew_say_what_the_document_holds() {
-    use psbench::report::frames_that_grew::section;
+    use psbench::report::findings::frames_that_grew::section;
     use psbench::results::document::CellProfile;
     let mut res = fixture();
     assert_eq!(section(&res), None, "no cell was profiled");
@@ -366,4 +366,32 @@ fn a_study_s_own_pairs_get_their_columns_and_findings() {
     let mut r = fixture();
     r.study.pairs = vec![["nope".to_string(), "default".to_string()]];
     assert_eq!(Subject::study(r, "x").pairs.len(), 1);
+}
+
+#[test]
+fn a_report_of_a_study_still_running_says_so_first() {
+    let mut s = subject();
+    s.running = Some("running: round 2 of 3, about 3 min left (from the rounds so far)".into());
+    let md = psbench::report::render::markdown::summary(&s);
+    let first = md.lines().find(|l| !l.is_empty() && !l.starts_with('#'));
+    assert_eq!(
+        first,
+        Some("**running: round 2 of 3, about 3 min left (from the rounds so far)**: the report so far, rewritten after each round."),
+        "{md}"
+    );
+    let html = psbench::report::render::html::render(&s).unwrap();
+    let running = html
+        .find("<p class=\"running\">")
+        .expect("html says it is running");
+    assert!(running < html.find("id=\"glance\"").unwrap());
+    let json: serde_json::Value =
+        serde_json::from_str(&psbench::report::render::summary_json::render(&s).unwrap()).unwrap();
+    assert_eq!(json["running"], s.running.clone().unwrap().as_str());
+    // Finished, it says nothing of the kind.
+    let done = subject();
+    assert!(!psbench::report::render::markdown::summary(&done).contains("running:"));
+    let json: serde_json::Value =
+        serde_json::from_str(&psbench::report::render::summary_json::render(&done).unwrap())
+            .unwrap();
+    assert!(json.get("running").is_none());
 }

@@ -2,7 +2,9 @@
 //! every server shares said once, and each round's throughput and ratio, checked against the
 //! document's own records.
 
-use psbench::report::{compare, files, provenance, render, rounds_table, Format, Subject};
+use psbench::report::{
+    compare, render, render::files, tables::provenance, tables::rounds, Format, Subject,
+};
 use psbench::results::StudyResults;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -76,7 +78,7 @@ fn the_servers_table_says_what_every_server_shares_once() {
 #[test]
 fn each_round_shows_both_throughputs_and_their_ratio() {
     let r = fixture();
-    let t = rounds_table::per_round(&subject());
+    let t = rounds::per_round(&subject());
     let names: Vec<&str> = t.columns.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(
         names,
@@ -177,7 +179,7 @@ fn two_documents_compared_get_no_ratio_per_round() {
     let mut b = fixture();
     b.seed += 1;
     let s = compare::merge(fixture(), "a", b, "b").unwrap();
-    let t = rounds_table::per_round(&s);
+    let t = rounds::per_round(&s);
     assert!(t.columns.iter().all(|c| !c.name.contains(" / ")));
     assert!(t.note.contains("share no rounds"), "{}", t.note);
 }

@@ -5,7 +5,7 @@
 //! gets a different verdict.
 
 use psbench::report::findings::findings;
-use psbench::report::{files, render, Format, Subject};
+use psbench::report::{render, render::files, Format, Subject};
 use psbench::results::StudyResults;
 use std::collections::BTreeMap;
 use std::path::Path;

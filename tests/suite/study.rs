@@ -61,6 +61,24 @@ fn tiny_study_end_to_end() {
         t.contains("| point_select | 1 |") && t.contains("Cost mode"),
         "{t}"
     );
+    // The counts answer before the first throughput round starts, and each round but the
+    // last rewrites the report; the finished report no longer says it is running.
+    let at = |what: &str| {
+        t.find(what)
+            .unwrap_or_else(|| panic!("no {what:?} in:\n{t}"))
+    };
+    assert!(
+        at("running: round 1 of 2, about") < at("round 1 ps_off: starting")
+            && at("the table at a glance so far (partial)") < at("round 1 ps_off: starting"),
+        "{t}"
+    );
+    assert!(
+        at("round 1 of 2 done:") < at("round 2 default: starting"),
+        "{t}"
+    );
+    assert!(!t.contains("round 2 of 2 done"), "{t}");
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(!summary.contains("running:"), "{summary}");
     let r = results(&out);
     assert_eq!(r["format"], "psbench-study");
     assert_eq!(r["cells"].as_array().unwrap().len(), 2 * 2 * 2);

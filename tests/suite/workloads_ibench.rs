@@ -6,7 +6,7 @@ use crate::common;
 
 use mysql::prelude::Queryable;
 use psbench::connection::Dialect;
-use psbench::ibench::{self, Measure, StepHost, Target};
+use psbench::ibench_sequence::{self, Measure, StepHost, Target};
 use psbench::results::insert_benchmark::StepResult;
 use psbench::server::{Home, Sandbox, SandboxSpec};
 use psbench::workloads::ibench::{
@@ -249,7 +249,7 @@ fn every_step_keeps_the_specs_invariants() {
         results: Vec::new(),
         cleanups: Vec::new(),
     };
-    ibench::run_sequence(&target, &admin_endpoint, &steps, &mut check).unwrap();
+    ibench_sequence::run_sequence(&target, &admin_endpoint, &steps, &mut check).unwrap();
     assert_eq!(
         check.cleanups,
         ["qr100"],
@@ -337,11 +337,11 @@ fn a_rate_the_server_cannot_keep_is_flagged_and_its_latency_counts_the_wait() {
         percentiles: &[],
     };
     for s in parse_steps("l.i0,l.x", &o).unwrap() {
-        ibench::run_step(&target, &s, 1).unwrap();
+        ibench_sequence::run_step(&target, &s, 1).unwrap();
     }
     // 200k rows/s in 50-row statements: 4,000 commits/s with indexes and deletes, on 2 cores.
     let step = &parse_steps("qr200000", &o).unwrap()[0];
-    let (r, _) = ibench::run_step(&target, step, 2).unwrap();
+    let (r, _) = ibench_sequence::run_step(&target, step, 2).unwrap();
     let b = r.background.clone().unwrap();
     assert!(b.below_target, "{b:?}");
     assert!(b.ratio < 0.95);

@@ -4,9 +4,9 @@
 //! counted, the throughput the instructions predict (the base's instructions over the
 //! variant's), within the counts' own repeat tolerance.
 
-use super::super::glance::pooled;
-use super::super::subject::{Pair, Subject};
 use super::judge::Ours;
+use crate::report::pooled::pooled;
+use crate::report::subject::{Pair, Subject};
 use crate::results::published::Measure;
 use crate::results::{CellResult, CostUnit, COST_TOLERANCE, COST_WRITE_TOLERANCE};
 

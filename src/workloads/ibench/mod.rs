@@ -1,6 +1,6 @@
 //! The Insert Benchmark (docs/insert-benchmark.md): tables pi1..piN, their three secondary
 //! indexes, the rows, the step sequence and the workers of each step. The step sequence
-//! itself (checks, cleanup, results) is run by `crate::ibench`.
+//! itself (checks, cleanup, results) is run by `crate::ibench_sequence`.
 
 mod one_connection;
 mod options;
