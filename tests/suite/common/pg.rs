@@ -92,6 +92,9 @@ impl PgServer {
     pub fn reset(&self, db: &str) {
         self.quiet(db);
         self.rows(db, "SELECT pg_stat_statements_reset()");
+        // That session's commit reaches the counters as its backend exits, which on a loaded
+        // host can come after the reset below: wait for it, or a count is one commit off.
+        self.quiet(db);
         self.rows(db, "SELECT pg_stat_reset()");
     }
 
