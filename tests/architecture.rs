@@ -42,7 +42,7 @@ type StageList = (&'static str, &'static [&'static str]);
 #[rustfmt::skip]
 const RULES: &[StageList] = &[
     ("builds", &["server"]),
-    ("cli", &["builds", "connection", "console", "driver", "engines", "history", "ibench_sequence", "report", "results", "run", "server", "study", "workloads"]),
+    ("cli", &["builds", "connection", "console", "driver", "engines", "history", "ibench_sequence", "probes", "report", "results", "run", "server", "study", "workloads"]),
     ("connection", &[]),
     ("console", &["connection", "driver", "ibench_sequence", "results", "workloads"]),
     ("cost", &["connection", "results", "server", "workloads"]),

@@ -236,6 +236,10 @@ pub fn command(a: RunArgs, home: &Home, history: &std::path::Path) -> Result<()>
             as_defined: &defined,
             shard: shard.as_ref(),
             done: done.as_ref(),
+            counts_here: &crate::history::count_times::on_host(
+                history,
+                &crate::probes::host::current(),
+            ),
         };
         print!("{}", plan.render());
         return Ok(());

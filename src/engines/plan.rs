@@ -3,6 +3,7 @@
 
 use super::releases::Release;
 use crate::results::study::{Study, Variant};
+use crate::results::{CountTime, Flavour};
 
 /// One server a study runs: what it is, and what getting it costs before the study starts.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,6 +19,144 @@ pub struct ServerSource {
 /// Seconds a release takes to fetch and unpack from Maven Central here (about 15 s each for
 /// the PostgreSQL releases of the built-in sweep, 2026-11-27).
 const FETCH_S: f64 = 15.0;
+
+/// A count's wall seconds under callgrind when this host's history has none of the engine and
+/// step: a point select's count of 3000 transactions, cost mode's default (its server's start
+/// included), measured on the 2-core development VM with nothing else running (2026-12-08):
+/// MariaDB 10.11 8.6 and 9.0 s, MySQL 8.0.15 16.4 and 17.3 s (each repeated), PostgreSQL
+/// 15 15.4 and 19.7 s (`pgbench_select_only`). Heavier transactions take longer: a read-only
+/// count of as many took 162 and 172 s on MariaDB.
+fn default_count_seconds(flavour: Option<Flavour>) -> (f64, &'static str) {
+    match flavour {
+        Some(Flavour::MariaDb) | None => (8.8, "MariaDB"),
+        Some(Flavour::MySql) => (16.9, "MySQL"),
+        Some(Flavour::Postgres) => (17.5, "PostgreSQL"),
+    }
+}
+
+/// What one count of a variant's server should take here, and where that comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CountEstimate {
+    pub seconds: f64,
+    /// `the median of 12 counts of MariaDB's point_select in this host's history`.
+    pub source: String,
+}
+
+/// A count of `step` on variant `v`'s server, of `events` transactions in its largest window
+/// (`None`: rows of a sequence): the median of this host's counts of the same engine, step and
+/// window; else of the same engine and step, each scaled to `events`; else psbench's default
+/// for the engine. Another step's time says little (a read-only transaction costs many point
+/// selects'), and studies give heavy steps fewer transactions, so the default is not scaled.
+pub fn count_estimate(
+    v: &Variant,
+    step: &str,
+    events: Option<u32>,
+    here: &[CountTime],
+) -> CountEstimate {
+    let flavour = flavour(v);
+    let (default, name) = default_count_seconds(flavour);
+    let engine = flavour.map(flavour_name).unwrap_or("mariadb");
+    let of_step: Vec<&CountTime> = here
+        .iter()
+        .filter(|c| c.engine == engine && c.step == step)
+        .collect();
+    let alike: Vec<f64> = of_step
+        .iter()
+        .filter(|c| c.events == events)
+        .map(|c| c.seconds)
+        .collect();
+    if let Some(m) = median(&alike) {
+        return CountEstimate {
+            seconds: m,
+            source: format!(
+                "the median of {} count(s) of {name}'s {step} in this host's history",
+                alike.len()
+            ),
+        };
+    }
+    let scaled: Vec<f64> = of_step
+        .iter()
+        .filter_map(|c| match (events, c.events) {
+            (Some(e), Some(n)) if n > 0 => Some(c.seconds * e as f64 / n as f64),
+            _ => None,
+        })
+        .collect();
+    if let Some(m) = median(&scaled) {
+        return CountEstimate {
+            seconds: m,
+            source: format!(
+                "the median of {} count(s) of {name}'s {step} in this host's history, scaled to {} transactions",
+                scaled.len(),
+                events.unwrap_or_default()
+            ),
+        };
+    }
+    CountEstimate {
+        seconds: default,
+        source: format!(
+            "psbench's default for {name}: a point select's time, measured on a 2-core VM; this host's history has none of this step"
+        ),
+    }
+}
+
+fn median(xs: &[f64]) -> Option<f64> {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => None,
+        n if n % 2 == 1 => Some(v[n / 2]),
+        n => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
+
+/// The flavour as documents name it.
+fn flavour_name(f: Flavour) -> &'static str {
+    match f {
+        Flavour::MariaDb => "mariadb",
+        Flavour::MySql => "mysql",
+        Flavour::Postgres => "postgres",
+    }
+}
+
+/// The server flavour variant `v` runs, told before anything is fetched or started: a release
+/// by its name, a build by the engine its source names, a tree or the system's server by its
+/// binary; `None` when nothing tells it (a tree not there, a MySQL-family tree to build).
+pub fn flavour(v: &Variant) -> Option<Flavour> {
+    if let Some(b) = &v.build {
+        return build_flavour(b);
+    }
+    if let Some(r) = &v.version {
+        return Release::parse(r).ok().map(|r| r.flavour);
+    }
+    let bin = match &v.basedir {
+        Some(d) => super::locate(Some(d)).ok()?,
+        None => super::variant::engine(v).system().ok()?,
+    };
+    Some(bin.flavour)
+}
+
+/// The flavour a build's source or `engine` names; a MySQL-family tree names none.
+fn build_flavour(b: &crate::results::study::BuildSpec) -> Option<Flavour> {
+    let (engine, name) = super::from_source::engine_of_build(b).ok()?;
+    match name.as_deref() {
+        Some("mariadb") => Some(Flavour::MariaDb),
+        Some("mysql") => Some(Flavour::MySql),
+        _ if engine.family() == crate::results::Family::Postgres => Some(Flavour::Postgres),
+        _ => None,
+    }
+}
+
+/// A build's minutes when no build of its flags is recorded here and its study measured none,
+/// on the 2-core development VM: MySQL 9.7.2's release flag set 49.6 min from an empty ccache
+/// (its record in the builds archives, 2026-11), MariaDB 10.11 17.5 min (pfs-builds' two builds
+/// in 35 min), PostgreSQL 15 4.2 min (docs/ci.md's base build, 253 s).
+fn default_build_minutes(flavour: Option<Flavour>) -> Option<(f64, &'static str)> {
+    match flavour? {
+        Flavour::MySql => Some((49.6, "MySQL")),
+        Flavour::MariaDb => Some((17.5, "MariaDB")),
+        Flavour::Postgres => Some((4.2, "PostgreSQL")),
+    }
+}
 
 /// Each distinct server of the study, in the order variants first name it.
 pub fn servers(study: &Study) -> Vec<ServerSource> {
@@ -229,10 +368,18 @@ fn build_estimate(
                 each * 60.0,
             )
         }
-        (None, None) => (
-            format!("{what}: to build (no build time known here)"),
-            0.0,
-        ),
+        (None, None) => match default_build_minutes(build_flavour(b)) {
+            Some((m, name)) => (
+                format!(
+                    "{what}: to build, about {m:.0} min (psbench's default for a {name} build, measured on a 2-core VM: no build with these flags here)"
+                ),
+                m * 60.0,
+            ),
+            None => (
+                format!("{what}: to build (no build time known here)"),
+                0.0,
+            ),
+        },
     }
 }
 
@@ -262,6 +409,62 @@ mod tests {
             Err(_) => (None, None),
         };
         like_build(b, family, engine.as_deref(), r)
+    }
+
+    fn count(engine: &str, step: &str, seconds: f64, events: u32) -> CountTime {
+        CountTime {
+            engine: engine.into(),
+            step: step.into(),
+            seconds,
+            events: Some(events),
+        }
+    }
+
+    #[test]
+    fn a_count_is_expected_to_take_what_counts_of_its_engine_and_step_took_here() {
+        let v: Variant = toml::from_str("name = \"new\"\nversion = \"mysql-8.0.15\"").unwrap();
+        assert_eq!(flavour(&v), Some(Flavour::MySql));
+        let here = [
+            count("mysql", "point_select", 40.0, 3000),
+            count("mysql", "point_select", 30.0, 1000),
+            count("mysql", "read_only", 10.0, 3000),
+            count("mariadb", "point_select", 5.0, 3000),
+            count("postgres", "l.i0", 99.0, 3000),
+        ];
+        // The counts of as many transactions, else each scaled: 40 s and 90 s for 3000.
+        let e = count_estimate(&v, "point_select", Some(3000), &here[1..]);
+        assert_eq!(e.seconds, 90.0);
+        assert_eq!(
+            e.source,
+            "the median of 1 count(s) of MySQL's point_select in this host's history, scaled to 3000 transactions"
+        );
+        let e = count_estimate(&v, "point_select", Some(3000), &here);
+        assert_eq!(e.seconds, 40.0);
+        assert_eq!(
+            e.source,
+            "the median of 1 count(s) of MySQL's point_select in this host's history"
+        );
+        // 2000: 26.7 s and 60 s.
+        let e = count_estimate(&v, "point_select", Some(2000), &here);
+        assert!((e.seconds - 130.0 / 3.0).abs() < 1e-9, "{}", e.seconds);
+        assert!(e.source.contains("2 count(s)"), "{}", e.source);
+        // A step not counted here: the engine's default, never its other steps' or another
+        // engine's time.
+        let e = count_estimate(&v, "l.i0", None, &here);
+        assert_eq!(e.seconds, default_count_seconds(Some(Flavour::MySql)).0);
+        assert!(
+            e.source.starts_with("psbench's default for MySQL"),
+            "{}",
+            e.source
+        );
+        let pg: Variant = toml::from_str("name = \"pg\"\nversion = \"postgres-17.2.0\"").unwrap();
+        let e = count_estimate(&pg, "read_only", Some(1500), &here);
+        assert_eq!(e.seconds, default_count_seconds(Some(Flavour::Postgres)).0);
+        assert!(
+            e.source.starts_with("psbench's default for PostgreSQL"),
+            "{}",
+            e.source
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 pub mod analysis;
 pub mod commands;
+pub mod count_times;
 pub mod file_series;
 pub mod otava;
 pub mod page;

@@ -190,7 +190,8 @@ pub fn host_class(h: &Host) -> String {
     format!("{}, {} CPUs, {gib} GiB{virt}", h.cpu_model, h.cpus)
 }
 
-fn engine(prov: Option<&VariantProvenance>) -> String {
+/// The engine a variant ran, as the history names it (`mariadb`, `mysql`, `postgres`).
+pub fn engine(prov: Option<&VariantProvenance>) -> String {
     match prov.and_then(|p| p.build.as_ref()) {
         // The flavour as a document writes it (`mariadb`).
         Some(b) => serde_json::to_value(b.flavour)

@@ -220,6 +220,15 @@ impl History {
         Ok(added)
     }
 
+    /// Where its documents were read from, the last added first, at most `n`.
+    pub fn document_paths(&self, n: usize) -> Result<Vec<String>> {
+        let mut st = self
+            .db
+            .prepare("SELECT path FROM documents ORDER BY added_unix DESC, id DESC LIMIT ?1")?;
+        let rows = st.query_map([n as i64], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
     /// Every series, by number.
     pub fn series(&self) -> Result<Vec<Series>> {
         let mut st = self.db.prepare(

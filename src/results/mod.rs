@@ -5,6 +5,7 @@
 
 pub mod bench;
 pub mod build;
+pub mod count_time;
 pub mod cpus;
 mod dataset_own;
 pub mod document;
@@ -25,6 +26,7 @@ pub mod sweep;
 
 pub use bench::BenchDocument;
 pub use build::{Family, Flavour, Origin, ServerBuild};
+pub use count_time::CountTime;
 pub use cpus::CpuList;
 pub use document::{
     CellKey, CellResult, ClassResult, CostResult, CostUnit, CostWindow, DatasetRecord, DeviceIo,

@@ -4,17 +4,16 @@
 
 use super::measures::{cost_variants, throughput_variants};
 use crate::results::study::{Mode, Schedule, Study};
-use crate::results::{ShardInfo, StudyResults};
+use crate::results::{CountTime, ShardInfo, StudyResults};
 use std::fmt::Write;
 
 /// Seconds a model of the run gives; only the ratio of two studies' models is used when the
 /// study carries a measured time. The constants are this machine's (2-core VM, 2026-11):
-/// a server's start, copy of its datadir and stop per turn; a cell's own overhead; a count
-/// under callgrind (cost mode on point selects and read-only took 9–22 s per variant and
-/// step); loading 100,000 sysbench rows.
+/// a server's start, copy of its datadir and stop per turn; a cell's own overhead (an
+/// alternating round has none: its slices follow each other on live servers); loading
+/// 100,000 sysbench rows. A count's time is the engine's (`engines::plan::count_estimate`).
 const TURN_S: f64 = 6.0;
 const CELL_OVERHEAD_S: f64 = 1.0;
-const COUNT_S: f64 = 12.0;
 const LOAD_PER_100K_ROWS_S: f64 = 2.0;
 const LOAD_FIXED_S: f64 = 10.0;
 
@@ -26,12 +25,14 @@ pub struct Plan<'a> {
     pub as_defined: &'a Study,
     pub shard: Option<&'a ShardInfo>,
     pub done: Option<&'a StudyResults>,
+    /// The counts this host's history holds: what a count of each engine and step takes here.
+    pub counts_here: &'a [CountTime],
 }
 
 impl Plan<'_> {
     /// The plan as printed: one block of lines, ending with the expected time.
     pub fn render(&self) -> String {
-        let mut s = render(self.study, self.origin);
+        let mut s = render(self.study, self.origin, self.counts_here);
         let share = self.share(&mut s);
         let first: f64 = crate::engines::plan::servers(self.study)
             .iter()
@@ -40,7 +41,7 @@ impl Plan<'_> {
         let _ = writeln!(
             s,
             "{}",
-            expected_line(self.study, self.as_defined, share, first)
+            expected_line(self.study, self.as_defined, self.counts_here, share, first)
         );
         s
     }
@@ -83,14 +84,16 @@ impl Plan<'_> {
             }
             (None, None) => return 1.0,
         };
-        let whole = model_seconds(study);
+        let whole = model_seconds(study, self.counts_here);
+        let cost_s = cost_seconds(study, self.counts_here);
+        let count_s = cost_s / total_counts.max(1.0);
         let cell_s = if total_cells > 0.0 {
-            (whole - total_counts * COUNT_S).max(0.0) / total_cells
+            (whole - cost_s).max(0.0) / total_cells
         } else {
             0.0
         };
         if whole > 0.0 {
-            ((cells * cell_s + counts * COUNT_S) / whole).min(1.0)
+            ((cells * cell_s + counts * count_s) / whole).min(1.0)
         } else {
             0.0
         }
@@ -111,7 +114,7 @@ pub fn shard_rounds_text(rounds: &[u32], of: u32) -> String {
     )
 }
 
-fn render(study: &Study, origin: &str) -> String {
+fn render(study: &Study, origin: &str, here: &[CountTime]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -160,6 +163,9 @@ fn render(study: &Study, origin: &str) -> String {
                 ""
             }
         );
+        for line in count_lines(study, here) {
+            let _ = writeln!(s, "  {line}");
+        }
     }
     let per_turn = study.throughput_cells();
     let variants = throughput_variants(study).len();
@@ -224,6 +230,80 @@ fn describe_cells(cells: &[(String, u32)]) -> String {
     }
 }
 
+/// What a count takes, with its source, once per estimate: `counts of point_select, read_only:
+/// about 18 s each (psbench's default for MariaDB …); variants: ps_off, default, …`.
+fn count_lines(study: &Study, here: &[CountTime]) -> Vec<String> {
+    // (estimate, its steps, its variants), in the study's order.
+    let mut lines: Vec<(String, Vec<String>, Vec<String>)> = Vec::new();
+    for (v, label, events) in counts(study) {
+        let e = crate::engines::plan::count_estimate(v, &label, events, here);
+        let key = format!("about {:.0} s each ({})", e.seconds, e.source);
+        let i = match lines.iter().position(|(k, _, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                lines.push((key, Vec::new(), Vec::new()));
+                lines.len() - 1
+            }
+        };
+        let (_, steps, names) = &mut lines[i];
+        if !steps.contains(&label) {
+            steps.push(label);
+        }
+        if !names.contains(&v.name) {
+            names.push(v.name.clone());
+        }
+    }
+    let few = |xs: &[String]| match xs.len() {
+        n if n > 4 => format!("{} and {} more", xs[..3].join(", "), n - 3),
+        _ => xs.join(", "),
+    };
+    lines
+        .into_iter()
+        .map(|(key, steps, names)| {
+            format!(
+                "counts of {}: {key}; variants: {}",
+                few(&steps),
+                few(&names)
+            )
+        })
+        .collect()
+}
+
+/// Seconds of cost mode's counts: each variant's steps at what a count of its engine and step
+/// takes here.
+fn cost_seconds(study: &Study, here: &[CountTime]) -> f64 {
+    counts(study)
+        .into_iter()
+        .map(|(v, label, events)| {
+            crate::engines::plan::count_estimate(v, &label, events, here).seconds
+        })
+        .sum()
+}
+
+/// Each count cost mode makes: its variant, its step, and the transactions of its largest
+/// window (none for a sequence's steps, counted per row at their own sizes).
+fn counts(study: &Study) -> Vec<(&crate::results::study::Variant, String, Option<u32>)> {
+    let mut out = Vec::new();
+    for v in cost_variants(study) {
+        for w in study.cost_steps() {
+            let events = match study.counted_of(w) {
+                Ok(crate::workloads::kinds::Counted::Transactions(_)) => w
+                    .cost_events
+                    .as_ref()
+                    .unwrap_or(&study.cost.events)
+                    .iter()
+                    .copied()
+                    .max(),
+                _ => None,
+            };
+            for label in study.cost_labels(w) {
+                out.push((v, label, events));
+            }
+        }
+    }
+    out
+}
+
 fn cost_counts(study: &Study) -> usize {
     let per_variant: usize = study
         .cost_steps()
@@ -235,11 +315,17 @@ fn cost_counts(study: &Study) -> usize {
 
 /// The expected time: the study's measured time scaled by how much the changes made to it
 /// change the model, or the model alone for a study never timed.
-fn expected_line(study: &Study, as_defined: &Study, share: f64, first_s: f64) -> String {
-    let model = model_seconds(study);
+fn expected_line(
+    study: &Study,
+    as_defined: &Study,
+    here: &[CountTime],
+    share: f64,
+    first_s: f64,
+) -> String {
+    let model = model_seconds(study, here);
     let (minutes, how) = match as_defined.expected_minutes {
         Some(m) => {
-            let defined = model_seconds(as_defined);
+            let defined = model_seconds(as_defined, here);
             let ratio = if defined > 0.0 { model / defined } else { 1.0 };
             if (ratio - 1.0).abs() < 1e-9 {
                 (m, "as measured for this study on a 2-core VM".to_string())
@@ -287,17 +373,73 @@ fn minutes_text(m: f64) -> String {
     }
 }
 
-/// One throughput round by the model: every variant's turn (its server's start and its cells).
+/// One throughput round by the model: every variant's server started and its cells run. An
+/// alternating round's slices follow one another on live servers with no cell's overhead
+/// between them: the default study's rounds took 115.5–116.8 s (2026-12-07), where this gives
+/// 126 s and the turns' model 153 s.
 pub fn round_seconds(study: &Study) -> f64 {
     let variants = throughput_variants(study).len() as f64;
-    variants * (TURN_S + study.turn_seconds(CELL_OVERHEAD_S))
+    let cell_overhead = match study.schedule {
+        Schedule::Turns => CELL_OVERHEAD_S,
+        Schedule::Alternate => 0.0,
+    };
+    variants * (TURN_S + study.turn_seconds(cell_overhead))
 }
 
 /// The model: throughput turns and cells, cost counts, data loads.
-fn model_seconds(study: &Study) -> f64 {
+fn model_seconds(study: &Study, here: &[CountTime]) -> f64 {
     let throughput = study.rounds as f64 * round_seconds(study);
     let (tables, rows) = study.dataset_size();
     let load = LOAD_FIXED_S + LOAD_PER_100K_ROWS_S * (tables as f64 * rows as f64) / 1e5;
     let servers = crate::engines::plan::servers(study).len() as f64;
-    throughput + cost_counts(study) as f64 * COUNT_S + servers * load
+    throughput + cost_seconds(study, here) + servers * load
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_alternating_round_has_no_cells_overhead_and_turns_keep_theirs() {
+        // The default study: 3 variants, 9 cells of 1 s warm-up and 3 s measured.
+        let mut s = crate::study::builtin::builtin("pfs-overhead").unwrap();
+        assert_eq!(s.schedule, Schedule::Alternate);
+        let alternate = round_seconds(&s);
+        assert!(
+            (alternate - 3.0 * (TURN_S + 9.0 * 4.0)).abs() < 1e-9,
+            "{alternate}"
+        );
+        s.schedule = Schedule::Turns;
+        let turns = round_seconds(&s);
+        assert!((turns - 3.0 * (TURN_S + 9.0 * 5.0)).abs() < 1e-9, "{turns}");
+    }
+
+    #[test]
+    fn the_counts_time_comes_from_this_hosts_counts_of_the_engine() {
+        let s = crate::study::builtin::builtin("mysql-sweep").unwrap();
+        let defaults = cost_seconds(&s, &[]);
+        let counts = cost_counts(&s) as f64;
+        // The study's own windows: 1500 point selects, 150 read-only transactions.
+        let mysql = |step: &str, seconds, events| CountTime {
+            engine: "mysql".into(),
+            step: step.into(),
+            seconds,
+            events: Some(events),
+        };
+        let here = [
+            mysql("point_select", 50.0, 1500),
+            mysql("read_only", 35.0, 75),
+        ];
+        // Half the counts are point selects, half read-only (twice the transactions measured).
+        let measured = cost_seconds(&s, &here);
+        assert!((measured / counts - 60.0).abs() < 1e-9, "{measured}");
+        assert!(defaults > 0.0 && defaults != measured, "{defaults}");
+        let lines = count_lines(&s, &here);
+        assert!(
+            lines.iter().any(|l| l.starts_with(
+                "counts of read_only: about 70 s each (the median of 1 count(s) of MySQL's read_only in this host's history, scaled to 150 transactions)"
+            )),
+            "{lines:?}"
+        );
+    }
 }

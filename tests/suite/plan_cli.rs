@@ -181,3 +181,79 @@ fn a_plan_of_an_interrupted_study_says_what_is_left() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("--time with --resume: "), "{err}");
 }
+
+/// The default study's checked-in results, as if measured on `host` with every count taking
+/// `seconds`, in `dir`.
+fn counted_here(dir: &Path, host: serde_json::Value, seconds: f64) {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/first-screen/pfs-overhead/results.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
+    doc["host"] = host;
+    for c in doc["cost"].as_array_mut().unwrap() {
+        c["seconds"] = seconds.into();
+    }
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("results.json"), doc.to_string()).unwrap();
+}
+
+fn expected_minutes(out: &str) -> f64 {
+    let last = out.lines().last().unwrap();
+    last.strip_prefix("expected time: about ")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|m| m.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"))
+}
+
+#[test]
+fn a_count_is_planned_at_what_counts_of_its_engine_took_on_this_host() {
+    let tmp = common::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(
+        dir.join("c.toml"),
+        "name = \"counts\"\nmode = \"cost\"\n[[variant]]\nname = \"ps_off\"\nscenario = \"ps_off\"\n\
+         [[variant]]\nname = \"on\"\nscenario = \"default\"\n[[workload]]\nworkload = \"oltp_point_select\"\n",
+    )
+    .unwrap();
+    let before = stdout(&plan(dir, &["c.toml"]));
+    assert!(
+        before.contains("\n  counts of point_select: about 9 s each (psbench's default for MariaDB: a point select's time, measured on a 2-core VM; this host's history has none of this step); variants: ps_off, on\n"),
+        "{before}"
+    );
+    // Counts of 100 s on this host's class of machine, of 1 s on another: only the first are
+    // this host's.
+    let here = serde_json::to_value(psbench::probes::host::current()).unwrap();
+    let mut other = here.clone();
+    other["cpus"] = 999.into();
+    counted_here(&dir.join("here"), here, 100.0);
+    counted_here(&dir.join("other"), other, 1.0);
+    for d in ["here", "other"] {
+        let o = common::psbench(&dir.join("home"))
+            .args(["history", "import"])
+            .arg(dir.join(d))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", common::text(&o));
+    }
+    let after = stdout(&plan(dir, &["c.toml"]));
+    assert!(
+        after.contains("\n  counts of point_select: about 100 s each (the median of 12 count(s) of MariaDB's point_select in this host's history); variants: ps_off, on\n"),
+        "{after}"
+    );
+    // Two counts at 100 s instead of 8.8 s: from under a minute to about three and a half.
+    assert!(
+        before
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("expected time: less than 1 min"),
+        "{before}"
+    );
+    assert!((3.0..=5.0).contains(&expected_minutes(&after)), "{after}");
+    // A PostgreSQL study still gets PostgreSQL's default: MariaDB's counts are not its.
+    let pg = stdout(&plan(dir, &["pg-stat-overhead"]));
+    assert!(
+        pg.contains("(psbench's default for PostgreSQL: a point select's time"),
+        "{pg}"
+    );
+}
